@@ -12,6 +12,12 @@ public final class Msg {
     /** Credit window of the unbounded transports in the throughput scenarios. */
     public static final int WINDOW = 4096;
 
+    /**
+     * Credit window of YMailbox: its pipes use the default chunk of 256 items, and a backlog of
+     * at most this many keeps to the chunk in use and the spare, so nothing is allocated.
+     */
+    public static final int MAILBOX_WINDOW = 256;
+
     /** YPipe chunk size in the throughput scenarios: the window fits, so nothing is allocated. */
     public static final int CHUNK = 4096;
 
