@@ -1,0 +1,361 @@
+package org.ysuite.bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.ysuite.bench.support.Transport;
+
+/**
+ * Turns the results of one run into the seed-style tables
+ * ({@code transport | density [ns/msg] | throughput [msgs/sec]}), each y-suite row's ratio to
+ * every peer of the same run, and the check of the project's targets. Every figure is computed
+ * from the JMH results as read from the JSON; nothing is adjusted.
+ */
+final class Report {
+
+    private final List<Result> results;
+    private final int cores;
+    private final StringBuilder out = new StringBuilder();
+
+    Report(List<Result> results, int cores) {
+        this.results = results;
+        this.cores = cores;
+    }
+
+    static String fmtDensity(double ns) {
+        if (Double.isNaN(ns)) {
+            return "n/a";
+        }
+        return ns < 100 ? String.format(Locale.ROOT, "%.1f", ns) : String.format(Locale.ROOT, "%,.0f", ns);
+    }
+
+    static String fmtRate(double perSec) {
+        return Double.isNaN(perSec) ? "n/a" : String.format(Locale.ROOT, "%,.0f", perSec);
+    }
+
+    static String fmtRatio(double r) {
+        return Double.isNaN(r) ? "n/a" : String.format(Locale.ROOT, "%.2fx", r);
+    }
+
+    static String fmtAlloc(double b) {
+        return Double.isNaN(b) ? "n/a" : String.format(Locale.ROOT, "%.2f", b);
+    }
+
+    List<Result> of(String scenario) {
+        return results.stream().filter(r -> r.scenario.equals(scenario)).collect(Collectors.toList());
+    }
+
+    private static final Comparator<Result> ROW_ORDER = Comparator
+            .comparing((Result r) -> r.kind.ordinal())
+            .thenComparingDouble(r -> r.isYsuite() ? 0 : r.density);
+
+    String render(String header) {
+        out.append(header);
+        transportTable("WorstCase", "Worst case: one message bounced between two threads, the receiver asleep "
+                + "each time (density = one-way time)");
+        transportTable("Throughput", "Maximal throughput: one writer flushing each message, the reader draining "
+                + "in batches and sleeping when empty");
+        senderBatch();
+        messageSize();
+        pollOverhead();
+        scaling();
+        others();
+        targets();
+        return out.toString();
+    }
+
+    private void transportTable(String scenario, String title) {
+        List<Result> rows = of(scenario);
+        if (rows.isEmpty()) {
+            return;
+        }
+        rows.sort(ROW_ORDER);
+        out.append("\n### ").append(title).append("\n\n");
+        out.append("| transport | kind | density [ns/msg] | throughput [msgs/sec] | ± [ns] | alloc [B/msg] |\n");
+        out.append("|---|---|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            out.append("| ").append(r.label).append(" | ").append(kindName(r.kind)).append(" | ")
+                    .append(fmtDensity(r.density)).append(" | ").append(fmtRate(r.throughput()))
+                    .append(" | ").append(fmtDensity(r.error)).append(" | ").append(fmtAlloc(r.allocPerMsg))
+                    .append(" |\n");
+        }
+        ratioMatrix(rows);
+    }
+
+    private void ratioMatrix(List<Result> rows) {
+        List<Result> ys = rows.stream().filter(Result::isYsuite).collect(Collectors.toList());
+        List<Result> peers = rows.stream().filter(r -> !r.isYsuite()).collect(Collectors.toList());
+        if (ys.isEmpty() || peers.isEmpty()) {
+            return;
+        }
+        out.append("\nRatio of each y-suite row to each peer of the same run "
+                + "(peer density / y-suite density; above 1.00x y-suite is faster):\n\n");
+        out.append("| peer |");
+        ys.forEach(y -> out.append(' ').append(y.label).append(" |"));
+        out.append("\n|---|");
+        ys.forEach(y -> out.append("---:|"));
+        out.append('\n');
+        for (Result p : peers) {
+            out.append("| ").append(p.label).append(" |");
+            for (Result y : ys) {
+                out.append(' ').append(fmtRatio(p.density / y.density)).append(" |");
+            }
+            out.append('\n');
+        }
+    }
+
+    static String kindName(Transport.Kind k) {
+        switch (k) {
+            case YSUITE:
+                return "y-suite";
+            case BLOCKING:
+                return "blocking peer";
+            case BUSY_SPIN:
+                return "busy-spin peer";
+            case SOCKET:
+                return "local socket";
+            default:
+                return "baseline";
+        }
+    }
+
+    private void senderBatch() {
+        List<Result> rows = of("SenderBatch");
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<Integer, Map<String, Result>> byBatch = new TreeMap<>();
+        List<String> labels = new ArrayList<>();
+        for (Result r : rows) {
+            byBatch.computeIfAbsent(r.intParam("batch"), k -> new LinkedHashMap<>()).put(r.label, r);
+            if (!labels.contains(r.label)) {
+                labels.add(r.label);
+            }
+        }
+        out.append("\n### Sender-side batching: write N messages, flush once\n\n| batch |");
+        labels.forEach(l -> out.append(' ').append(l).append(" [ns/msg] | ").append(l).append(" [msgs/sec] |"));
+        out.append("\n|---:|");
+        labels.forEach(l -> out.append("---:|---:|"));
+        out.append('\n');
+        byBatch.forEach((batch, m) -> {
+            out.append("| ").append(batch).append(" |");
+            for (String l : labels) {
+                Result r = m.get(l);
+                out.append(' ').append(r == null ? "" : fmtDensity(r.density)).append(" | ")
+                        .append(r == null ? "" : fmtRate(r.throughput())).append(" |");
+            }
+            out.append('\n');
+        });
+        String alloc = rows.stream().map(r -> fmtAlloc(r.allocPerMsg)).distinct().collect(Collectors.joining(", "));
+        out.append("\nAllocation per message over all batch sizes: ").append(alloc).append(" B/msg.\n");
+    }
+
+    private void messageSize() {
+        List<Result> rows = of("MessageSize");
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<Integer, Map<String, Result>> bySize = new TreeMap<>();
+        for (Result r : rows) {
+            bySize.computeIfAbsent(r.intParam("size"), k -> new LinkedHashMap<>()).put(r.method, r);
+        }
+        out.append("\n### Message size through OffHeapYPipe (one flush per message) against a memory copy\n\n");
+        out.append("| size [B] | density [ns/msg] | throughput [msgs/sec] | throughput [Mb/s] "
+                + "| latency one-way [ns] | memory copy [ns] | memory copy [Mb/s] | pipe / copy | alloc [B/msg] |\n");
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        bySize.forEach((size, m) -> {
+            Result t = m.get("throughput");
+            Result l = m.get("latency");
+            Result c = m.get("memoryCopy");
+            out.append("| ").append(size)
+                    .append(" | ").append(t == null ? "" : fmtDensity(t.density))
+                    .append(" | ").append(t == null ? "" : fmtRate(t.throughput()))
+                    .append(" | ").append(t == null ? "" : fmtRate(mbps(size, t.density)))
+                    .append(" | ").append(l == null ? "" : fmtDensity(l.density))
+                    .append(" | ").append(c == null ? "" : fmtDensity(c.density))
+                    .append(" | ").append(c == null ? "" : fmtRate(mbps(size, c.density)))
+                    .append(" | ").append(t == null || c == null ? "" : fmtRatio(c.density / t.density))
+                    .append(" | ").append(t == null ? "" : fmtAlloc(t.allocPerMsg))
+                    .append(" |\n");
+        });
+        out.append("\n\"pipe / copy\" is the pipe's throughput in bytes over one thread's System.arraycopy of the "
+                + "same size; the pipe copies each message twice (writer into the ring, reader out of it), on "
+                + "two threads.\n");
+    }
+
+    static double mbps(int sizeBytes, double densityNs) {
+        return sizeBytes * 8.0 / densityNs * 1e3;
+    }
+
+    private void pollOverhead() {
+        List<Result> rows = of("PollOverhead");
+        if (rows.isEmpty()) {
+            return;
+        }
+        rows.sort(Comparator.comparing((Result r) -> r.param("spin")).thenComparingDouble(r -> r.density));
+        out.append("\n### Poll overhead: a signal bounced between two threads (no pipe; one-way)\n\n");
+        out.append("| signaler | density [ns/signal] | signals/sec | ± [ns] | vs YSemaphore (same spin) |\n");
+        out.append("|---|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            Result sem = find(x -> x.scenario.equals("PollOverhead") && "semaphore".equals(x.param("signaler"))
+                    && r.param("spin").equals(x.param("spin")));
+            out.append("| ").append(r.label).append(" | ").append(fmtDensity(r.density)).append(" | ")
+                    .append(fmtRate(r.throughput())).append(" | ").append(fmtDensity(r.error)).append(" | ")
+                    .append(sem == null ? "" : fmtRatio(r.density / sem.density)).append(" |\n");
+        }
+        out.append("\nThe last column is a cost ratio (density / YSemaphore's density): below 1.00x is cheaper.\n");
+    }
+
+    private void scaling() {
+        List<Result> rows = of("Scaling");
+        if (rows.isEmpty()) {
+            return;
+        }
+        rows.sort(Comparator.comparingInt(r -> r.threads));
+        Result one = rows.stream().filter(r -> r.threads == 1).findFirst().orElse(null);
+        out.append("\n### Scaling: independent streams (a writer and a reader thread each, own YPipe + YSemaphore)\n\n");
+        out.append("| streams | threads | per-stream density [ns/msg] | aggregate throughput [msgs/sec] "
+                + "| vs 1 stream | note |\n|---:|---:|---:|---:|---:|---|\n");
+        for (Result r : rows) {
+            double agg = r.threads * 1e9 / r.density;
+            double base = one == null ? Double.NaN : 1e9 / one.density;
+            out.append("| ").append(r.threads).append(" | ").append(2 * r.threads).append(" | ")
+                    .append(fmtDensity(r.density)).append(" | ").append(fmtRate(agg)).append(" | ")
+                    .append(fmtRatio(agg / base)).append(" | ")
+                    .append(2 * r.threads > cores ? "more threads than the " + cores
+                            + " cores: not meaningful" : "").append(" |\n");
+        }
+        if (cores < 4) {
+            out.append("\nThis machine has ").append(cores).append(" cores: one stream already takes them all, "
+                    + "so these figures say nothing about scaling.\n");
+        }
+    }
+
+    private void others() {
+        Map<String, List<Result>> rest = new TreeMap<>();
+        for (Result r : results) {
+            switch (r.scenario) {
+                case "WorstCase": case "Throughput": case "SenderBatch": case "MessageSize":
+                case "PollOverhead": case "Scaling":
+                    break;
+                default:
+                    rest.computeIfAbsent(r.scenario, k -> new ArrayList<>()).add(r);
+            }
+        }
+        rest.forEach((scenario, rows) -> {
+            out.append("\n### ").append(scenario).append("\n\n| benchmark | params | score | ± | unit | alloc [B/op] |\n");
+            out.append("|---|---|---:|---:|---|---:|\n");
+            for (Result r : rows) {
+                out.append("| ").append(r.method).append(" | ").append(r.params).append(" | ")
+                        .append(fmtDensity(r.density)).append(" | ").append(fmtDensity(r.error)).append(" | ")
+                        .append(r.unit).append(" | ").append(fmtAlloc(r.allocPerMsg)).append(" |\n");
+            }
+        });
+    }
+
+    Result find(Predicate<Result> p) {
+        return results.stream().filter(p).findFirst().orElse(null);
+    }
+
+    private Result best(String scenario, Predicate<Result> p) {
+        return results.stream().filter(r -> r.scenario.equals(scenario)).filter(p)
+                .min(Comparator.comparingDouble(r -> r.density)).orElse(null);
+    }
+
+    private void target(String what, String goal, double measured, boolean met, String detail) {
+        out.append("| ").append(what).append(" | ").append(goal).append(" | ").append(fmtRatio(measured))
+                .append(" | ").append(Double.isNaN(measured) ? "not measured" : met ? "met" : "**missed**")
+                .append(" | ").append(detail).append(" |\n");
+    }
+
+    private void targets() {
+        out.append("\n### Targets (ratios from this run's JSON)\n\n");
+        out.append("| target | goal | measured | verdict | rows compared |\n|---|---|---:|---|---|\n");
+        Predicate<Result> blockingPeer = r -> r.kind == Transport.Kind.BLOCKING;
+        Predicate<Result> socket = r -> r.kind == Transport.Kind.SOCKET;
+        Predicate<Result> anyPeer = r -> r.kind != Transport.Kind.YSUITE && r.kind != Transport.Kind.BASELINE;
+
+        for (String sig : new String[] {"pollset", "semaphore"}) {
+            Result y = find(r -> r.scenario.equals("Throughput") && r.method.equals("ypipe")
+                    && sig.equals(r.param("signaler")));
+            Result bp = best("Throughput", blockingPeer);
+            if (y != null && bp != null) {
+                double ratio = bp.density / y.density;
+                target("throughput, flush per message: " + y.label + " vs best blocking peer", ">= 1.00x",
+                        ratio, ratio >= 1.0, bp.label + " " + fmtDensity(bp.density) + " ns vs "
+                                + fmtDensity(y.density) + " ns");
+            }
+            Result so = best("Throughput", socket);
+            if (y != null && so != null) {
+                double ratio = so.density / y.density;
+                target("throughput, flush per message: " + y.label + " vs local sockets", ">= 50x", ratio,
+                        ratio >= 50, so.label + " " + fmtDensity(so.density) + " ns");
+            }
+        }
+        Result b32 = find(r -> r.scenario.equals("SenderBatch") && r.method.equals("ypipe")
+                && "32".equals(r.param("batch")));
+        Result bestPeer = best("Throughput", anyPeer);
+        if (b32 != null && bestPeer != null) {
+            double ratio = bestPeer.density / b32.density;
+            target("throughput, YPipe sender batch 32 vs best peer (incl. busy-spin)", ">= 1.00x", ratio,
+                    ratio >= 1.0, bestPeer.label + " " + fmtDensity(bestPeer.density) + " ns vs "
+                            + fmtDensity(b32.density) + " ns/msg");
+        }
+        Result bestBlockingWorst = best("WorstCase", blockingPeer);
+        Result sockWorst = best("WorstCase", socket);
+        for (Result y : of("WorstCase")) {
+            if (!y.isYsuite() || !("pollset".equals(y.param("signaler")) || "semaphore".equals(y.param("signaler")))) {
+                continue;
+            }
+            if (bestBlockingWorst != null) {
+                double ratio = y.density / bestBlockingWorst.density;
+                target("worst-case round trip: " + y.label + " / best blocking peer", "<= 1.00x", ratio,
+                        ratio <= 1.0, bestBlockingWorst.label + " " + fmtDensity(bestBlockingWorst.density)
+                                + " ns vs " + fmtDensity(y.density) + " ns");
+            }
+            if (sockWorst != null) {
+                double ratio = sockWorst.density / y.density;
+                target("worst case: " + y.label + " vs local sockets (times faster)", ">= 1.80x", ratio,
+                        ratio >= 1.8, sockWorst.label + " " + fmtDensity(sockWorst.density) + " ns");
+            }
+        }
+        Result p64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("throughput")
+                && "65536".equals(r.param("size")));
+        Result c64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("memoryCopy")
+                && "65536".equals(r.param("size")));
+        if (p64 != null && c64 != null) {
+            double ratio = c64.density / p64.density;
+            target("OffHeapYPipe 64 KiB vs memory copy (bytes/s)", ">= 0.70x", ratio, ratio >= 0.7,
+                    fmtRate(mbps(65536, p64.density)) + " vs " + fmtRate(mbps(65536, c64.density)) + " Mb/s");
+        }
+        for (String scenario : new String[] {"WorstCase", "Throughput", "PollOverhead"}) {
+            for (Result p : of(scenario)) {
+                if (!"pollset".equals(p.param("signaler"))) {
+                    continue;
+                }
+                Result s = find(r -> r.scenario.equals(scenario) && r.method.equals(p.method)
+                        && "semaphore".equals(r.param("signaler"))
+                        && java.util.Objects.equals(r.param("spin"), p.param("spin")));
+                if (s != null) {
+                    double ratio = p.density / s.density;
+                    target(scenario + ": YPollset / YSemaphore cost" + (p.param("spin") == null ? ""
+                            : " (spin " + p.param("spin") + ")"), "<= 1.15x", ratio, ratio <= 1.15,
+                            fmtDensity(p.density) + " ns vs " + fmtDensity(s.density) + " ns");
+                }
+            }
+        }
+        List<Result> allocating = results.stream().filter(Result::isYsuite)
+                .filter(r -> !r.scenario.equals("PollOverhead"))
+                .filter(r -> r.allocPerMsg > 0.5).collect(Collectors.toList());
+        out.append("\ny-suite rows allocating more than 0.5 B/msg (gc.alloc.rate.norm, all threads): ")
+                .append(allocating.isEmpty() ? "none" : allocating.stream()
+                        .map(r -> r.scenario + " " + r.label + " " + r.params + " " + fmtAlloc(r.allocPerMsg))
+                        .collect(Collectors.joining("; "))).append(".\n");
+    }
+}
