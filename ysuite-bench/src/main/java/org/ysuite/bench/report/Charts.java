@@ -67,7 +67,7 @@ final class Charts {
         XYChart c = new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(xTitle)
                 .yAxisTitle(yTitle).build();
         c.getStyler().setXAxisLogarithmic(true);
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         return c;
     }
@@ -107,8 +107,16 @@ final class Charts {
             List<Result> copy = rows.stream().filter(r -> r.method.equals("memoryCopy"))
                     .sorted(Comparator.comparingInt(r -> r.intParam("size"))).collect(Collectors.toList());
             if (!copy.isEmpty()) {
-                c.addSeries("memory copy (one thread)", copy.stream().mapToDouble(r -> r.intParam("size")).toArray(),
+                c.addSeries("memory copy (one thread, cache-hot)",
+                        copy.stream().mapToDouble(r -> r.intParam("size")).toArray(),
                         copy.stream().mapToDouble(y).toArray());
+            }
+            List<Result> ring = rows.stream().filter(r -> r.method.equals("memoryCopyRing"))
+                    .sorted(Comparator.comparingInt(r -> r.intParam("size"))).collect(Collectors.toList());
+            if (!ring.isEmpty()) {
+                c.addSeries("memory copy through a 1 MiB ring (one thread)",
+                        ring.stream().mapToDouble(r -> r.intParam("size")).toArray(),
+                        ring.stream().mapToDouble(y).toArray());
             }
             c.getStyler().setYAxisLogarithmic(true);
         }
