@@ -9,11 +9,10 @@ final class SocketPairs {
     }
 
     static YSocketPair socketPair(int spin) {
-        return new YSocketPair(spin);
+        return new YSocketPair(YSocketPair.Kind.SOCKETPAIR, spin);
     }
 
     static YSocketPair eventFd(int spin) {
-        // TODO: eventfd variant once its constructor lands
-        return new YSocketPair(spin);
+        return new YSocketPair(YSocketPair.Kind.EVENTFD, spin);
     }
 }
