@@ -364,7 +364,6 @@ final class Report {
             }
         }
         List<Result> allocating = results.stream().filter(Result::isYsuite)
-                .filter(r -> !r.scenario.equals("PollOverhead"))
                 .filter(r -> r.allocPerMsg > 0.5).collect(Collectors.toList());
         out.append("\ny-suite rows allocating more than 0.5 B/msg (gc.alloc.rate.norm, all threads): ")
                 .append(allocating.isEmpty() ? "none" : allocating.stream()
