@@ -69,6 +69,8 @@ final class Charts {
         c.getStyler().setXAxisLogarithmic(true);
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        c.getStyler().setYAxisDecimalPattern("#,###");
+        c.getStyler().setXAxisDecimalPattern("#,###");
         return c;
     }
 
@@ -119,6 +121,12 @@ final class Charts {
                         ring.stream().mapToDouble(y).toArray());
             }
             c.getStyler().setYAxisLogarithmic(true);
+            double max = c.getSeriesMap().values().stream()
+                    .flatMapToDouble(sr -> java.util.Arrays.stream(sr.getYData())).max().orElse(1);
+            double min = c.getSeriesMap().values().stream()
+                    .flatMapToDouble(sr -> java.util.Arrays.stream(sr.getYData())).min().orElse(1);
+            c.getStyler().setYAxisMax(Math.pow(10, Math.ceil(Math.log10(max))));
+            c.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))));
         }
         if (!c.getSeriesMap().isEmpty()) {
             save(c, name);
@@ -132,7 +140,8 @@ final class Charts {
             return;
         }
         rows.sort(Comparator.comparingDouble(r -> r.density));
-        CategoryChart c = new CategoryChartBuilder().width(1100).height(650).title(title).yAxisTitle(yTitle).build();
+        CategoryChart c = new CategoryChartBuilder().width(1100).height(720).title(title).yAxisTitle(yTitle).build();
+        c.getStyler().setYAxisDecimalPattern("#,###");
         c.getStyler().setXAxisLabelRotation(60);
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         c.getStyler().setOverlapped(true);
