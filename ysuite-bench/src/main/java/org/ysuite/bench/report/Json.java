@@ -28,7 +28,12 @@ final class Json {
      */
     static Object parse(String text) {
         Json p = new Json(text);
-        Object v = p.value();
+        Object v;
+        try {
+            v = p.value();
+        } catch (IndexOutOfBoundsException e) {
+            throw p.error("unexpected end");
+        }
         p.ws();
         if (p.i != p.s.length()) {
             throw p.error("trailing characters");
