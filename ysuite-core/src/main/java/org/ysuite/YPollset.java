@@ -272,11 +272,13 @@ public final class YPollset implements PollableSignaler {
                 + ", spinIterations=" + spinIterations + "]";
     }
 
-    /** Takes the fired bits; the owner is awake, so SLEEP is clear. */
+    /** Takes the fired bits; the owner is awake, so the taken word has no SLEEP bit. */
     private int take() {
         // The read is a cheap filter that leaves the cache line shared while nothing is fired;
         // getAndSet is the take (atomic: a plain write of 0 could erase a concurrent signal).
-        if ((int) STATE.getVolatile(this) == 0) {
+        // The word is either signal bits or SLEEP alone; SLEEP alone here means another thread
+        // is asleep in a poll (a misuse the caller then reports): leave its SLEEP bit alone.
+        if (((int) STATE.getVolatile(this) & ~SLEEP) == 0) {
             return 0;
         }
         return (int) STATE.getAndSet(this, 0);
