@@ -84,10 +84,10 @@ class YSocketPairTest {
     void eventfdUsesOneDescriptorAndSocketpairTwo() throws IOException {
         long base = openFds();
         try (YSocketPair s = new YSocketPair(YSocketPair.Kind.SOCKETPAIR)) {
-            assertEquals(base + 2, openFds());
+            assertEquals(base + 2, openFds(), String.valueOf(s));
         }
         try (YSocketPair s = new YSocketPair(YSocketPair.Kind.EVENTFD)) {
-            assertEquals(base + 1, openFds());
+            assertEquals(base + 1, openFds(), String.valueOf(s));
         }
         assertEquals(base, openFds());
     }
@@ -104,10 +104,6 @@ class YSocketPairTest {
         YSocketPair s = new YSocketPair();
         s.close();
         assertThrows(IllegalStateException.class, s::fd);
-    }
-
-    static Stream<YSocketPair.Kind> kinds() {
-        return Stream.of(YSocketPair.Kind.values());
     }
 
     @ParameterizedTest
