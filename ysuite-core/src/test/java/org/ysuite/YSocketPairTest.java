@@ -92,6 +92,27 @@ class YSocketPairTest {
         assertEquals(base, openFds());
     }
 
+    /**
+     * The passive scheme keeps at most one wake-up byte unread, so a full socket never happens in
+     * use; force it by writing wake-ups directly: EAGAIN must neither block nor throw, and the fd
+     * stays readable, so no wake-up can be lost by it.
+     */
+    @Test
+    void eagainOnAFullSocketNeitherBlocksNorLosesTheWakeup() {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (YSocketPair s = new YSocketPair(YSocketPair.Kind.SOCKETPAIR)) {
+                for (int i = 0; i < 100_000; i++) {
+                    s.writeWakeup(); // fills the socket buffer after a few hundred bytes, then EAGAIN
+                }
+                assertTrue(readable(s.fd()));
+                s.signal(4);
+                BitSet got = new BitSet();
+                assertEquals(1, s.check(got::set));
+                assertTrue(got.get(4));
+            }
+        });
+    }
+
     @Test
     void constructorRejectsBadArguments() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new YSocketPair(-1));
