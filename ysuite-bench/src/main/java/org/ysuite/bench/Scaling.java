@@ -47,7 +47,7 @@ public class Scaling {
 
         @Setup(Level.Trial)
         public void setup() {
-            pipe = new YPipe<>(Msg.CHUNK);
+            pipe = new YPipe<>();
             wake = new YSemaphore();
             window = new Window(Msg.WINDOW);
             CountingSink<Long> sink = new CountingSink<>();

@@ -84,7 +84,7 @@ public class Throughput {
 
         @Setup(Level.Trial)
         public void setup() {
-            pipe = new YPipe<>(Msg.CHUNK);
+            pipe = new YPipe<>();
             wake = Wake.create(signaler, Signaler.DEFAULT_SPIN_ITERATIONS);
             window = new Window(Msg.WINDOW);
             CountingSink<Long> sink = new CountingSink<>();
@@ -179,7 +179,7 @@ public class Throughput {
         public void setup() {
             mailbox = new YMailbox<>();
             writer = mailbox.newWriter();
-            window = new Window(Msg.MAILBOX_WINDOW);
+            window = new Window(Msg.WINDOW);
             CountingSink<Long> sink = new CountingSink<>();
             consumer = Partner.start("mailbox-reader", () -> window.consumed(mailbox.poll(sink)));
         }

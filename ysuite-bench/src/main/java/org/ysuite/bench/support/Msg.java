@@ -13,12 +13,10 @@ public final class Msg {
     public static final int WINDOW = 4096;
 
     /**
-     * Credit window of YMailbox: its pipes use the default chunk of 256 items, and a backlog of
-     * at most this many keeps to the chunk in use and the spare, so nothing is allocated.
+     * YPipe chunk size of the sender-batching scenario, where up to 1024 messages are written
+     * before one flush: the window fits in a chunk, so the steady state allocates nothing. The
+     * other scenarios use the default chunk (256).
      */
-    public static final int MAILBOX_WINDOW = 256;
-
-    /** YPipe chunk size in the throughput scenarios: the window fits, so nothing is allocated. */
     public static final int CHUNK = 4096;
 
     /** JVM argument of every fork: a fixed heap. */
