@@ -57,6 +57,7 @@ final class Report {
 
     String render(String header) {
         out.append(header);
+        seedTables();
         transportTable("WorstCase", "Worst case: one message bounced between two threads, the receiver asleep "
                 + "each time (density = one-way time)");
         transportTable("Throughput", "Maximal throughput: one writer flushing each message, the reader draining "
@@ -68,6 +69,48 @@ final class Report {
         others();
         targets();
         return out.toString();
+    }
+
+    /** The seed's own three-row tables, this run's figures beside the seed's (2008) ones. */
+    private void seedTables() {
+        String[][] worst = {
+            {"local sockets", "unixSocketChannel", null, null, "6352"},
+            {"y-suite (with poll)", "ypipe", "pollset", "0", "3555"},
+            {"y-suite (without poll)", "ypipe", "semaphore", "0", "3079"},
+        };
+        String[][] thr = {
+            {"local sockets", "unixSocketChannel", null, null, "1926"},
+            {"y-suite (with poll)", "ypipe", "pollset", null, "292"},
+            {"y-suite (without poll)", "ypipe", "semaphore", null, "263"},
+        };
+        seedTable("WorstCase", "Seed 000, worst-case scenario (pure park: the receiver is asleep each time)", worst);
+        seedTable("Throughput", "Seed 000, maximal throughput scenario", thr);
+    }
+
+    private void seedTable(String scenario, String title, String[][] rows) {
+        List<String> lines = new ArrayList<>();
+        Result sock = null;
+        for (String[] row : rows) {
+            Result r = find(x -> x.scenario.equals(scenario) && x.method.equals(row[1])
+                    && java.util.Objects.equals(x.param("signaler"), row[2])
+                    && java.util.Objects.equals(x.param("spin"), row[3]));
+            if (r == null) {
+                continue;
+            }
+            if (row[2] == null) {
+                sock = r;
+            }
+            lines.add("| " + row[0] + ": " + r.label + " | " + fmtDensity(r.density) + " ns/msg | "
+                    + fmtRate(r.throughput()) + " msgs/sec | "
+                    + (sock == null || r == sock ? "1.00x" : fmtRatio(sock.density / r.density)) + " | "
+                    + row[4] + " ns/msg |");
+        }
+        if (lines.isEmpty()) {
+            return;
+        }
+        out.append("\n### ").append(title).append("\n\n| transport | density | throughput "
+                + "| times faster than local sockets | seed 000 (Athlon 64 X2, 2008) |\n|---|---:|---:|---:|---:|\n");
+        lines.forEach(l -> out.append(l).append('\n'));
     }
 
     private void transportTable(String scenario, String title) {
