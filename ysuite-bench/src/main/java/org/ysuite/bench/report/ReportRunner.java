@@ -20,12 +20,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * {@code java -jar ysuite-bench.jar report [--smoke|--quick|--full] [--out DIR] [--from DIR]}:
+ * {@code java -jar ysuite-bench.jar report [--smoke|--quick|--full] [--out DIR] [--from DIR]
+ * [--include REGEX]}:
  * runs the curated seed set (every run with {@code -prof gc}), prints the seed-style tables with
  * the ratios of each y-suite row to every peer of the same run, and writes into the results
  * folder the raw JMH JSON ({@code jmh-result.json}), a CSV ({@code results.csv}), the report as
  * Markdown ({@code report.md}) and the PNG charts. {@code --from DIR} renders an earlier run's
- * folder again without running anything.
+ * folder again without running anything; {@code --include REGEX} runs only the matching
+ * benchmarks (one thread) instead of the seed set.
  *
  * <p>Modes: {@code --smoke} runs every benchmark once, briefly (a build check, not a
  * measurement); {@code --quick} (the default) the seed set with short iterations (under ten
@@ -61,7 +63,7 @@ public final class ReportRunner {
     /**
      * Runs the report.
      *
-     * @param args {@code [--smoke|--quick|--full] [--out DIR] [--from DIR]}
+     * @param args {@code [--smoke|--quick|--full] [--out DIR] [--from DIR] [--include REGEX]}
      * @return the process exit code: 0 on success, 1 if a benchmark failed, 2 on bad arguments
      * @throws IOException if the results cannot be written
      */
@@ -70,6 +72,7 @@ public final class ReportRunner {
         Mode mode = Mode.QUICK;
         Path out = Paths.get("results");
         Path from = null;
+        String include = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--smoke":
@@ -87,8 +90,11 @@ public final class ReportRunner {
                 case "--from":
                     from = Paths.get(args[++i]);
                     break;
+                case "--include":
+                    include = args[++i];
+                    break;
                 default:
-                    System.err.println("usage: report [--smoke|--quick|--full] [--out DIR] [--from DIR]");
+                    System.err.println("usage: report [--smoke|--quick|--full] [--out DIR] [--from DIR] [--include REGEX]");
                     return 2;
             }
         }
@@ -102,11 +108,15 @@ public final class ReportRunner {
         long start = System.nanoTime();
         List<String> jsons = new ArrayList<>();
         try {
-            jsons.add(runJmh(mode, out.resolve("jmh-main.json"), 1,
-                    PKG + "(WorstCase|Throughput|SenderBatch|MessageSize|PollOverhead)\\.", PKG + "fd\\."));
-            int maxStreams = Math.max(2, cores / 2);
-            for (int t = 1; t <= maxStreams; t++) {
-                jsons.add(runJmh(mode, out.resolve("jmh-scaling-" + t + ".json"), t, PKG + "Scaling\\."));
+            if (include == null) {
+                jsons.add(runJmh(mode, out.resolve("jmh-main.json"), 1,
+                        PKG + "(WorstCase|Throughput|SenderBatch|MessageSize|PollOverhead)\\.", PKG + "fd\\."));
+                int maxStreams = Math.max(2, cores / 2);
+                for (int t = 1; t <= maxStreams; t++) {
+                    jsons.add(runJmh(mode, out.resolve("jmh-scaling-" + t + ".json"), t, PKG + "Scaling\\."));
+                }
+            } else {
+                jsons.add(runJmh(mode, out.resolve("jmh-main.json"), 1, include));
             }
         } catch (RunnerException e) {
             e.printStackTrace();
@@ -118,8 +128,8 @@ public final class ReportRunner {
             // the merged file is the raw JMH JSON of the whole run; the per-run files were its parts
             Files.deleteIfExists(out.resolve(t == 0 ? "jmh-main.json" : "jmh-scaling-" + t + ".json"));
         }
-        long minutes = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-        String machine = machine(mode, cores, loadBefore, loadAverage(), minutes);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        String machine = machine(mode, cores, loadBefore, loadAverage(), seconds);
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
         render(out, machine);
         return 0;
@@ -137,7 +147,7 @@ public final class ReportRunner {
                 .timeout(TimeValue.seconds(60))
                 .shouldFailOnError(true)
                 .addProfiler(GCProfiler.class)
-                .verbosity(mode == Mode.SMOKE ? VerboseMode.NORMAL : VerboseMode.NORMAL)
+                .verbosity(VerboseMode.NORMAL)
                 .result(json.toString())
                 .resultFormat(ResultFormatType.JSON);
         for (String inc : includes) {
