@@ -443,8 +443,7 @@ public class Throughput {
 
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
-            main.send(new byte[] {1}, 0);
-            consumer.stop(null);
+            consumer.stopWithoutInterrupt(() -> main.send(new byte[] {1}, 0));
             main.close();
             ctx.close();
         }

@@ -338,8 +338,7 @@ public class WorstCase {
 
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
-            main.send(STOP, 0);
-            echo.stop(null);
+            echo.stopWithoutInterrupt(() -> main.send(STOP, 0));
             main.close();
             ctx.close();
         }

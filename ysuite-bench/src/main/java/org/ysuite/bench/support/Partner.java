@@ -88,8 +88,25 @@ public final class Partner {
      * @throws InterruptedException if interrupted while joining
      */
     public void stop(Runnable wake) throws InterruptedException {
+        stop(wake, true);
+    }
+
+    /**
+     * Stops the partner by {@code wake} alone, without interrupting it: for transports whose
+     * threads must not be interrupted (JeroMQ's mailboxes close their channels on interrupt).
+     *
+     * @param wake the action that makes the partner return (a poison message)
+     * @throws InterruptedException if interrupted while joining
+     */
+    public void stopWithoutInterrupt(Runnable wake) throws InterruptedException {
+        stop(wake, false);
+    }
+
+    private void stop(Runnable wake, boolean interrupt) throws InterruptedException {
         stopping = true;
-        thread.interrupt();
+        if (interrupt) {
+            thread.interrupt();
+        }
         if (wake != null) {
             wake.run();
         }
