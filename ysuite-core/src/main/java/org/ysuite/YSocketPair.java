@@ -122,11 +122,13 @@ public final class YSocketPair extends WakeupSignaler {
         super(CAPACITY, spinIterations);
         this.kind = Objects.requireNonNull(kind, "kind");
         this.libc = Posix.libc();
-        this.readBuffer = Posix.allocate(64);
-        this.pollfd = Posix.allocate(Posix.POLLFD_SIZE);
-        this.wakeBuffer = Posix.allocate(8);
+        // One native block: [0,8) wake-up value, [8,16) pollfd, [16,80) read buffer, [80,88) sv[2].
+        Pointer memory = Posix.allocate(88);
+        this.wakeBuffer = memory.slice(0, 8);
+        this.pollfd = memory.slice(8, Posix.POLLFD_SIZE);
+        this.readBuffer = memory.slice(16, 64);
         if (kind == Kind.SOCKETPAIR) {
-            Pointer sv = Posix.allocate(8);
+            Pointer sv = memory.slice(80, 8);
             int rc = libc.socketpair(Posix.AF_UNIX,
                     Posix.SOCK_STREAM | Posix.SOCK_NONBLOCK | Posix.SOCK_CLOEXEC, 0, sv);
             if (rc != 0) {
