@@ -1,6 +1,7 @@
 package org.ysuite;
 
 import java.io.Closeable;
+import java.lang.ref.Reference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -150,6 +151,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             writeWakeup();
         } finally {
             guard.exit();
+            // Keep this object reachable until the system call is over, so that a Cleaner of a
+            // subclass cannot close the descriptor (and let its number be reused) under the call.
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -323,6 +327,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             awaitWakeup(slice);
         } finally {
             guard.exit();
+            Reference.reachabilityFence(this);
         }
         return 0;
     }
@@ -346,6 +351,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             }
         } finally {
             guard.exit();
+            Reference.reachabilityFence(this);
         }
     }
 

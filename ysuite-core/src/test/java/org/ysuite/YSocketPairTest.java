@@ -230,6 +230,24 @@ class YSocketPairTest {
     }
 
     @Test
+    void aForgottenSignalerHasItsDescriptorsClosedAfterGc() throws IOException {
+        long base = openFds();
+        for (int i = 0; i < 100; i++) {
+            YSocketPair s = new YSocketPair(i % 2 == 0 ? YSocketPair.Kind.SOCKETPAIR : YSocketPair.Kind.EVENTFD);
+            s.check(id -> { });
+            s.signal(1);
+        }
+        assertTrue(openFds() >= base + 150, "the signalers hold their descriptors while reachable");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long now;
+        while ((now = openFds()) != base && System.nanoTime() - deadline < 0) {
+            System.gc(); // the Cleaner thread closes them once the collector has found them
+            Thread.yield();
+        }
+        assertEquals(base, now, "descriptors of unreachable signalers were not closed");
+    }
+
+    @Test
     void constructorRejectsBadArguments() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new YSocketPair(-1));
         assertEquals("spinIterations must be >= 0: -1", e.getMessage());
