@@ -240,11 +240,11 @@ class YSocketPairTest {
         assertTrue(openFds() >= base + 150, "the signalers hold their descriptors while reachable");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         long now;
-        while ((now = openFds()) != base && System.nanoTime() - deadline < 0) {
+        while ((now = openFds()) > base && System.nanoTime() - deadline < 0) {
             System.gc(); // the Cleaner thread closes them once the collector has found them
             Thread.yield();
         }
-        assertEquals(base, now, "descriptors of unreachable signalers were not closed");
+        assertTrue(now <= base, "descriptors of unreachable signalers were not closed: " + now + " > " + base);
     }
 
     @Test
