@@ -52,7 +52,7 @@ import org.ysuite.internal.Posix;
  * without {@code close()} has its descriptors closed by a {@link Cleaner} (but do close it: the
  * garbage collector may take a long time).
  *
- * <p>Linux only (jnr-ffi &ge; 2.2.18). On JDK 24+ run with {@code --enable-native-access=ALL-UNNAMED}
+ * <p>Linux only (jnr-ffi &ge; 2.2.19). On JDK 24+ run with {@code --enable-native-access=ALL-UNNAMED}
  * (or the {@code Enable-Native-Access: ALL-UNNAMED} manifest entry of an executable jar) to avoid
  * the JDK's native-access warning.
  */
