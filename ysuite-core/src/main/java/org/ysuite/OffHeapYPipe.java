@@ -110,6 +110,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
         this.maxMessageLength = maxMessageLength(capacityBytes);
         this.spinIterations = spinIterations;
         this.memory = DirectMemory.allocate(capacityBytes, CACHE_LINE_BYTES);
+        memory.freeWhenUnreachable(this); // a pipe nobody closed still gives its memory back
         this.ring = memory.buffer();
         this.writerView = ring.duplicate().order(ByteOrder.nativeOrder());
         this.readerView = ring.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
