@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Runs the ysuite jcstress suite and fails on any FORBIDDEN outcome or test ERROR.
+#
+#   bash ysuite-jcstress/run.sh [quick|default|tough] [extra jcstress options...]
+#
+#   quick    CI mode: jcstress "-m quick", no split compilation, 2 CPUs; ~3-4 min on 2 cores.
+#   default  jcstress "-m default" (all JVM flag configurations; ~15-30 min on 2 cores).
+#   tough    jcstress "-m tough": many more iterations and forks; hours. Run it on a quiet machine
+#            with >= 4 cores so the three-actor races are scheduled too.
+#
+# Extra arguments are passed to jcstress as they are (e.g. -v). Environment: JAVA (default: java on
+# PATH), JCSTRESS_CPUS (default: all CPUs, at most 4 in quick), JCSTRESS_TESTS (a regexp selecting
+# tests, e.g. JCSTRESS_TESTS=YPipe; default: all).
+#
+# Exit status: jcstress 0.16's Main returns 0 after a clean run and ends with an uncaught
+# AssertionError ("TEST FAILURES"), i.e. exit status 1, when a test observed a forbidden outcome or
+# failed with an error. We do not rely on that alone: the final "(Results: N planned; P passed,
+# F failed, S soft errs, H hard errs)" line is parsed too, and the run fails unless F = 0, H = 0 and
+# P = N > 0, and no "[FAILED]" or "[ERROR]" test line was printed.
+set -euo pipefail
+
+mode="${1:-quick}"
+[[ $# -gt 0 ]] && shift
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+jar="$here/target/ysuite-jcstress.jar"
+java_cmd="${JAVA:-java}"
+
+if [[ ! -f "$jar" ]]; then
+  echo "run.sh: building $jar"
+  (cd "$root" && mvn -B -q -pl ysuite-jcstress -am package -DskipTests -Dmaven.javadoc.skip=true)
+fi
+
+ncpu="$(nproc)"
+cpus="${JCSTRESS_CPUS:-$ncpu}"
+args=()
+case "$mode" in
+  quick)
+    # -sc false: one compilation mode per VM configuration instead of seven (split per-actor
+    # compilation); the four quick-mode VM configurations (with and without C2 stress flags)
+    # still run, each for 5 x 200 ms.
+    (( cpus > 4 )) && cpus=4
+    args+=(-m quick -sc false)
+    ;;
+  default) args+=(-m default) ;;
+  tough)   args+=(-m tough) ;;
+  *) echo "usage: $0 [quick|default|tough] [jcstress options...]" >&2; exit 2 ;;
+esac
+args+=(-c "$cpus")
+
+# Races with three actors (two writers and a reader, two signallers and an owner) cannot be
+# scheduled on fewer than three CPUs: select them out rather than let jcstress skip them silently.
+filter="${JCSTRESS_TESTS:-.*}"
+if (( cpus < 3 )); then
+  filter="^(?!.*ThreeActors).*(?:$filter).*\$"
+  echo "run.sh: $cpus CPUs: the *ThreeActors races are skipped (they need >= 3 CPUs)"
+fi
+args+=(-t "$filter")
+
+# JNR (YSocketPair) needs native access on JDK 24+; jcstress forks plain VMs, so pass it through.
+jvm_prepend=()
+jver="$("$java_cmd" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')"
+if [[ "${jver%%.*}" -ge 24 ]]; then
+  jvm_prepend=(-jvmArgsPrepend "--enable-native-access=ALL-UNNAMED")
+fi
+
+out="$here/target/jcstress-$mode"
+rm -rf "$out"
+mkdir -p "$out"
+cd "$out"
+log="$out/jcstress.log"
+echo "run.sh: $java_cmd -jar $jar ${args[*]} ${jvm_prepend[*]} $*  (log: $log)"
+
+set +e
+"$java_cmd" -jar "$jar" "${args[@]}" "${jvm_prepend[@]}" -r "$out/report" "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+
+summary="$(grep -E '^\(Results: [0-9]+ planned' "$log" | tail -1 || true)"
+echo
+echo "run.sh: jcstress exit status $rc; $summary"
+if [[ ! "$summary" =~ \(Results:\ ([0-9]+)\ planned\;\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ soft\ errs,\ ([0-9]+)\ hard\ errs\) ]]; then
+  echo "run.sh: FAIL: no jcstress results summary found" >&2
+  exit 1
+fi
+planned="${BASH_REMATCH[1]}"; passed="${BASH_REMATCH[2]}"; failed="${BASH_REMATCH[3]}"
+soft="${BASH_REMATCH[4]}"; hard="${BASH_REMATCH[5]}"
+bad_lines="$(grep -E '\[(FAILED|ERROR)\]' "$log" || true)"
+
+status=0
+if (( rc != 0 )); then echo "run.sh: FAIL: jcstress exited with $rc" >&2; status=1; fi
+if (( failed > 0 )); then echo "run.sh: FAIL: $failed run(s) observed a FORBIDDEN outcome" >&2; status=1; fi
+if (( hard > 0 )); then echo "run.sh: FAIL: $hard run(s) ended in ERROR" >&2; status=1; fi
+if (( planned == 0 || passed != planned )); then
+  echo "run.sh: FAIL: $passed of $planned planned runs passed ($soft soft errors)" >&2; status=1
+fi
+if [[ -n "$bad_lines" ]]; then echo "run.sh: FAIL:"$'\n'"$bad_lines" >&2; status=1; fi
+if (( status == 0 )); then
+  echo "run.sh: PASS: $passed of $planned runs passed, no forbidden outcome, no error (report: $out/report/index.html)"
+fi
+exit $status
