@@ -1,0 +1,141 @@
+package org.ysuite;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The ypipe protocol on positions, shared by {@link YPipe} and {@link OffHeapYPipe}; the storage
+ * behind the positions is the subclass's. Positions count items (YPipe) or bytes (OffHeapYPipe)
+ * from the pipe's creation and never wrap.
+ *
+ * <pre>
+ *   w     (writer)  first item not yet flushed
+ *   f     (writer)  end of the last complete item; incomplete items are never flushed
+ *   tail  (writer)  end of the last written item
+ *   front (reader)  next item to read
+ *   r     (reader)  end of what the reader has prefetched
+ *   c     (shared)  end of the last flush, or ASLEEP: the reader found nothing and went to sleep
+ * </pre>
+ * Each group sits on its own cache lines (padding by class layers, which HotSpot lays out
+ * superclass first).
+ */
+abstract class PipeProtocol extends PipePad3 {
+
+    /**
+     * Writer: publishes [w, f).
+     *
+     * @return false if the reader was asleep and must be signalled by the caller
+     */
+    final boolean flushPositions() {
+        if (w == f) {
+            return true;
+        }
+        // Release CAS: the writer's plain stores of the items happen-before the reader's acquire
+        // of c. c is either w (reader awake) or ASLEEP, so the CAS fails only on ASLEEP.
+        if (casReleaseC(w, f) != w) {
+            // Reader asleep. Only the writer moves c away from ASLEEP, so a release store is
+            // enough; the caller's signal orders the reader's wake-up after it.
+            setReleaseC(f);
+            w = f;
+            return false;
+        }
+        w = f;
+        return true;
+    }
+
+    /**
+     * Reader: true if [front, r) is not empty, prefetching everything flushed when it is.
+     * A false answer has swapped c to ASLEEP: the reader must wait for a signal.
+     */
+    final boolean checkReadPositions() {
+        if (front != r) {
+            return true;
+        }
+        // Acquire: sees every item the writer's flush released. The CAS swaps c to ASLEEP only if
+        // nothing was flushed past front, atomically with that check, so a racing flush either
+        // lands first (we see its end) or finds ASLEEP (and its caller signals us).
+        long seen = casAcquireC(front, ASLEEP);
+        if (seen == front || seen == ASLEEP) {
+            return false;
+        }
+        r = seen;
+        return true;
+    }
+}
+
+/** Padding before the writer's positions. */
+abstract class PipePad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+/** The writer's positions: written and read by the writer thread only. */
+abstract class PipeWriterPositions extends PipePad0 {
+    /** Writer: first item not yet flushed. */
+    long w;
+    /** Writer: end of the last complete item. */
+    long f;
+    /** Writer: end of the last written item. */
+    long tail;
+}
+
+/** Padding between the writer's and the reader's positions. */
+abstract class PipePad1 extends PipeWriterPositions {
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+/** The reader's positions: written and read by the reader thread only. */
+abstract class PipeReaderPositions extends PipePad1 {
+    /** Reader: next item to read. */
+    long front;
+    /** Reader: end of what the reader has prefetched. */
+    long r;
+}
+
+/** Padding between the reader's positions and the shared word. */
+abstract class PipePad2 extends PipeReaderPositions {
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+}
+
+/** The shared word {@code c} and its accessors. */
+abstract class PipeShared extends PipePad2 {
+    /** The value of {@code c} while the reader is asleep. */
+    static final long ASLEEP = -1L;
+
+    private static final VarHandle C;
+
+    static {
+        try {
+            C = MethodHandles.lookup().findVarHandle(PipeShared.class, "c", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Shared: end of the last flush, or ASLEEP. */
+    private long c;
+
+    /**
+     * Sets {@code c} at construction: the pipe reaches its threads through a happens-before edge
+     * (thread start, a final or volatile field) like any other object.
+     */
+    final void initC(boolean readerAsleep) {
+        c = readerAsleep ? ASLEEP : 0L;
+    }
+
+    final long casReleaseC(long expected, long value) {
+        return (long) C.compareAndExchangeRelease(this, expected, value);
+    }
+
+    final long casAcquireC(long expected, long value) {
+        return (long) C.compareAndExchangeAcquire(this, expected, value);
+    }
+
+    final void setReleaseC(long value) {
+        C.setRelease(this, value);
+    }
+}
+
+/** Padding after the shared word. */
+abstract class PipePad3 extends PipeShared {
+    long p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+}

@@ -1,0 +1,403 @@
+package org.ysuite;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * A lock-free, wait-free pipe of references from one writer thread to one reader thread, with
+ * <em>passive synchronisation</em>: ØMQ's ypipe (libzmq {@code src/ypipe.hpp}) over an unbounded
+ * store of fixed-size chunks (libzmq's yqueue).
+ *
+ * <h2>Protocol</h2>
+ * The writer owns three positions and the reader one; one word, {@code c}, is shared:
+ * <pre>
+ *   w  (writer)  first item not yet flushed
+ *   f  (writer)  end of the last complete item; incomplete items are never flushed
+ *   r  (reader)  end of what the reader has prefetched
+ *   c  (shared)  end of the last flush, or ASLEEP: the reader found nothing and went to sleep
+ * </pre>
+ * {@link #flush()} moves {@code c} from {@code w} to {@code f} with one CAS; the CAS fails only when
+ * the reader has swapped {@code c} to ASLEEP, and then {@code flush} returns {@code false}: the
+ * caller must wake the reader (a {@link Signaler}). {@link #checkRead()} swaps {@code c} to ASLEEP
+ * when it finds nothing new, so a wake-up is sent only on the one flush that finds the reader asleep
+ * and at most one signal per pipe is ever outstanding.
+ *
+ * <h2>Usage</h2>
+ * <pre>{@code
+ * // writer                                   // reader
+ * pipe.write(msg);                            for (;;) {
+ * if (!pipe.flush()) semaphore.signal(0);         T msg = pipe.read();
+ *                                                 if (msg == null) { semaphore.await(); continue; }
+ *                                                 handle(msg);
+ *                                             }
+ * }</pre>
+ * The reader that got {@code null} (or {@code 0} from {@link #readBatch}) must wait for the signal
+ * before it trusts the pipe to be empty; the writer must signal whenever {@code flush} returns
+ * {@code false}. Items written with {@code incomplete = true} travel together with the next complete
+ * item (a multipart message is delivered whole or not at all).
+ *
+ * <p>Exactly one thread may act as the writer ({@code write}, {@code unwrite}, {@code flush}) and
+ * one as the reader ({@code checkRead}, {@code read}, {@code readBatch}, {@code probe}) at a time;
+ * handing a side to another thread needs its own happens-before edge. Every operation is wait-free:
+ * a bounded number of steps and at most one atomic instruction on {@code c}.
+ *
+ * <h2>Memory</h2>
+ * Chunks drained by the reader are handed back to the writer for reuse (up to
+ * {@value #MAX_SPARE_CHUNKS} of them), so a pipe in steady state allocates nothing per message.
+ *
+ * @param <T> the type of the items; {@code null} is not an item
+ */
+public final class YPipe<T> extends YPipeSpares {
+
+    /** Default number of items per chunk of the store (libzmq's granularity). */
+    public static final int DEFAULT_CHUNK_SIZE = 256;
+
+    /** Largest chunk size accepted by {@link #YPipe(int)}. */
+    public static final int MAX_CHUNK_SIZE = 1 << 20;
+
+    /** Most drained chunks kept for reuse; beyond that the reader lets them go to the GC. */
+    static final int MAX_SPARE_CHUNKS = 64;
+
+    /** Creates a pipe with {@value #DEFAULT_CHUNK_SIZE} items per chunk; the reader starts awake. */
+    public YPipe() {
+        this(DEFAULT_CHUNK_SIZE);
+    }
+
+    /**
+     * Creates a pipe whose store grows and shrinks by chunks of {@code chunkSize} items; the reader
+     * starts awake (the first flush does not ask for a signal).
+     *
+     * @param chunkSize items per chunk, {@code 1 <= chunkSize <= MAX_CHUNK_SIZE}
+     * @throws IllegalArgumentException if {@code chunkSize} is out of range
+     */
+    public YPipe(int chunkSize) {
+        this(chunkSize, false);
+    }
+
+    /**
+     * Creates a pipe, optionally with the reader asleep from the start, so that the first flush
+     * returns {@code false} (a {@link YMailbox} uses this: its reader cannot visit a pipe it has
+     * not yet been told of).
+     */
+    YPipe(int chunkSize, boolean readerAsleep) {
+        if (chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
+            throw new IllegalArgumentException(
+                    "chunkSize must be in [1, " + MAX_CHUNK_SIZE + "]: " + chunkSize);
+        }
+        Chunk first = new Chunk(chunkSize);
+        backChunk = first;
+        frontChunk = first;
+        initC(readerAsleep);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Writer
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Writes a complete item; it becomes visible to the reader at the next {@link #flush()}.
+     *
+     * @param value the item
+     * @throws NullPointerException if {@code value} is null
+     */
+    public void write(T value) {
+        write(value, false);
+    }
+
+    /**
+     * Writes an item; it becomes visible to the reader at the next {@link #flush()} after the
+     * item, or a later one, is written complete.
+     *
+     * @param value the item
+     * @param incomplete {@code true} if more items of the same message follow: the item is held
+     *     back from flushing until a complete item is written after it
+     * @throws NullPointerException if {@code value} is null
+     */
+    public void write(T value, boolean incomplete) {
+        Objects.requireNonNull(value, "value");
+        // Plain store: published to the reader by the release of c in flush().
+        backChunk.items[backPos] = value;
+        backChunk.incomplete[backPos] = incomplete; // writer-only: lets unwrite() rewind f
+        tail++;
+        if (++backPos == backChunk.items.length) {
+            advanceBack();
+        }
+        if (!incomplete) {
+            f = tail;
+        }
+    }
+
+    /**
+     * Takes back the item written last, if it has not been flushed yet (complete or not).
+     *
+     * @return the item taken back, or {@code null} if every written item has been flushed
+     */
+    public T unwrite() {
+        if (tail == w) {
+            return null;
+        }
+        if (backPos == 0) {
+            retreatBack();
+        }
+        backPos--;
+        tail--;
+        @SuppressWarnings("unchecked")
+        T value = (T) backChunk.items[backPos];
+        backChunk.items[backPos] = null;
+        if (f > tail) {
+            rewindF();
+        }
+        return value;
+    }
+
+    /**
+     * A complete item was taken back: f moves to the end of the last complete item still
+     * written, skipping back over the incomplete items before it (never below w).
+     */
+    private void rewindF() {
+        f = tail;
+        Chunk chunk = backChunk;
+        int slot = backPos;
+        while (f > w) {
+            if (slot == 0) {
+                chunk = chunk.prev; // holds item f - 1 >= w: the reader has not reached it
+                slot = chunk.items.length;
+            }
+            slot--;
+            if (!chunk.incomplete[slot]) {
+                return;
+            }
+            f--;
+        }
+    }
+
+    /**
+     * Makes every complete item written so far visible to the reader.
+     *
+     * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
+     *     the reader had gone to sleep and must now be woken by a signal from the caller
+     */
+    public boolean flush() {
+        return flushPositions();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Reader
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Tells whether an item can be read, prefetching every item flushed so far.
+     *
+     * <p>A {@code false} answer puts the reader to sleep: the writer's next flush will ask for a
+     * signal, and the reader must wait for it.
+     *
+     * @return {@code true} if {@link #read()} will return an item
+     */
+    public boolean checkRead() {
+        return checkReadPositions();
+    }
+
+    /**
+     * Reads the next item.
+     *
+     * @return the item, or {@code null} if the pipe is empty: the reader is then asleep and must
+     *     wait for the writer's signal before it trusts the pipe to be empty
+     */
+    public T read() {
+        if (!checkRead()) {
+            return null;
+        }
+        return take();
+    }
+
+    /**
+     * Hands every prefetched item, or if there is none every item flushed so far, to
+     * {@code handler}: consumer-side batching at the cost of at most one atomic instruction.
+     *
+     * @param handler called once per item, in order, on the calling (reader) thread; an exception
+     *     from it propagates, and the item it was given counts as read
+     * @return how many items were handed over; {@code 0} if the pipe is empty, which puts the
+     *     reader to sleep exactly as {@link #read()} returning {@code null} does
+     * @throws NullPointerException if {@code handler} is null
+     */
+    public int readBatch(Consumer<? super T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (!checkRead()) {
+            return 0;
+        }
+        long end = r;
+        int n = 0;
+        while (front != end) {
+            handler.accept(take());
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Applies {@code predicate} to the next item without reading it.
+     *
+     * @param predicate the test
+     * @return the predicate's answer, or {@code false} if the pipe is empty (the reader is then
+     *     asleep, as after {@link #read()} returning {@code null})
+     * @throws NullPointerException if {@code predicate} is null
+     */
+    @SuppressWarnings("unchecked")
+    public boolean probe(Predicate<? super T> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        return checkRead() && predicate.test((T) frontChunk.items[frontPos]);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Chunked store
+    // ------------------------------------------------------------------------------------------
+
+    /** Takes the item at front; the caller knows it has been prefetched. */
+    @SuppressWarnings("unchecked")
+    private T take() {
+        Object[] items = frontChunk.items;
+        T value = (T) items[frontPos];
+        items[frontPos] = null; // no reference kept alive by a drained slot
+        front++;
+        if (++frontPos == items.length) {
+            advanceFront();
+        }
+        return value;
+    }
+
+    /** Writer: moves to a fresh chunk, reusing a drained one when the reader has returned any. */
+    private void advanceBack() {
+        Chunk next = freeChunks;
+        if (next == null) {
+            // Acquire: the reader's release in recycle() published its last reads of (and nulls
+            // in) these chunks, so our writes to them cannot be seen by those reads.
+            next = takeSpares();
+        }
+        if (next == null) {
+            next = new Chunk(backChunk.items.length);
+        } else {
+            freeChunks = next.next;
+        }
+        next.next = null;
+        next.prev = backChunk;
+        // Plain: the reader follows this link only to reach items of a later flush, which
+        // publishes it.
+        backChunk.next = next;
+        backChunk = next;
+        backPos = 0;
+    }
+
+    /** Writer: unwrite crossed to the previous chunk; keep the emptied one for the next advance. */
+    private void retreatBack() {
+        Chunk gone = backChunk;
+        // gone.prev holds items >= w, so the reader has never reached gone (and never wrote it).
+        backChunk = gone.prev;
+        backChunk.next = null;
+        gone.prev = null;
+        gone.next = freeChunks;
+        freeChunks = gone;
+        backPos = backChunk.items.length;
+    }
+
+    /** Reader: the front chunk is drained; move on and give the drained chunk back to the writer. */
+    private void advanceFront() {
+        Chunk drained = frontChunk;
+        frontChunk = drained.next;
+        // The writer reads prev only to unwrite across a chunk edge, which never reaches back
+        // into items the reader has consumed; dropping it keeps drained chunks unlinked.
+        frontChunk.prev = null;
+        frontPos = 0;
+        recycle(drained);
+    }
+
+    /** One chunk of the store; {@code next} links the queue, or the spare list once drained. */
+    static final class Chunk {
+        final Object[] items;
+        final boolean[] incomplete; // writer-only: was items[i] written incomplete?
+        Chunk next;
+        Chunk prev;
+        int spares; // length of the spare list from this chunk on (reader-written)
+
+        Chunk(int size) {
+            items = new Object[size];
+            incomplete = new boolean[size];
+        }
+    }
+}
+
+
+/** The writer's store: chunk and slot of the next write, and chunks ready for reuse. */
+abstract class YPipeWriterStore extends PipeProtocol {
+    /** Writer: chunk and slot of the next write. */
+    YPipe.Chunk backChunk;
+    int backPos;
+    /** Writer: drained chunks taken from the reader, ready for reuse. */
+    YPipe.Chunk freeChunks;
+}
+
+/** Padding between the writer's and the reader's store. */
+abstract class YPipePad4 extends YPipeWriterStore {
+    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p4a, p4b, p4c, p4d, p4e, p4f;
+}
+
+/** The reader's store: chunk and slot of the next read. */
+abstract class YPipeReaderStore extends YPipePad4 {
+    YPipe.Chunk frontChunk;
+    int frontPos;
+}
+
+/** Padding between the reader's store and the spare list. */
+abstract class YPipePad5 extends YPipeReaderStore {
+    long p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p5a, p5b, p5c, p5d, p5e, p5f;
+}
+
+/** The spare-chunk list, shared: the reader pushes drained chunks, the writer takes them all. */
+abstract class YPipeSpareList extends YPipePad5 {
+    private static final VarHandle SPARES;
+
+    static {
+        try {
+            SPARES = MethodHandles.lookup().findVarHandle(
+                    YPipeSpareList.class, "spares", YPipe.Chunk.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Shared: drained chunks pushed by the reader, taken all at once by the writer. */
+    private YPipe.Chunk spares;
+
+    /** Writer: takes the whole spare list (acquire, pairing with {@link #recycle}'s release). */
+    final YPipe.Chunk takeSpares() {
+        return (YPipe.Chunk) SPARES.getAndSetAcquire(this, (YPipe.Chunk) null);
+    }
+
+    /**
+     * Reader: pushes a drained chunk onto the spare list, or drops it when the list is long. The
+     * CAS (release) publishes the reader's last reads and nulling of the chunk before the writer
+     * can take it; it fails only if the writer just took the list (or spuriously). No ABA: only
+     * the reader pushes, the writer only swaps the whole list out, so head is always either null
+     * or a chunk this thread pushed (hence an opaque read is enough).
+     */
+    final void recycle(YPipe.Chunk drained) {
+        YPipe.Chunk head;
+        do {
+            head = (YPipe.Chunk) SPARES.getOpaque(this);
+            int count = head == null ? 0 : head.spares;
+            if (count >= YPipe.MAX_SPARE_CHUNKS) {
+                drained.next = null;
+                return; // enough spares: let the GC have it
+            }
+            drained.next = head;
+            drained.spares = count + 1;
+        } while (!SPARES.weakCompareAndSetRelease(this, head, drained));
+    }
+}
+
+/** Padding after the spare list. */
+abstract class YPipeSpares extends YPipeSpareList {
+    long p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p6a, p6b, p6c, p6d, p6e, p6f;
+}
