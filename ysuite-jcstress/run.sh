@@ -3,7 +3,8 @@
 #
 #   bash ysuite-jcstress/run.sh [quick|default|tough] [extra jcstress options...]
 #
-#   quick    CI mode: jcstress "-m quick", no split compilation, 2 CPUs; ~3-4 min on 2 cores.
+#   quick    CI mode: jcstress "-m quick" in one VM configuration (tiered, C2 randomizers on),
+#            2 forks per test; ~2-3 min for the whole suite on 2 cores.
 #   default  jcstress "-m default" (all JVM flag configurations; ~15-30 min on 2 cores).
 #   tough    jcstress "-m tough": many more iterations and forks; hours. Run it on a quiet machine
 #            with >= 4 cores so the three-actor races are scheduled too.
@@ -36,11 +37,14 @@ cpus="${JCSTRESS_CPUS:-$ncpu}"
 args=()
 case "$mode" in
   quick)
-    # -sc false: one compilation mode per VM configuration instead of seven (split per-actor
-    # compilation); the four quick-mode VM configurations (with and without C2 stress flags)
-    # still run, each for 5 x 200 ms.
+    # One VM configuration instead of quick's eight ({-Xint, C1, C2, C2 + stress} x biased
+    # locking on/off, which is irrelevant here: ysuite has no monitors): tiered compilation, so
+    # every actor runs interpreted, then C1, then C2 code during its 5 x 200 ms, with C2's
+    # instruction scheduling and value numbering randomized (a fresh seed in each of the two
+    # forks per test). -sc false: actors compiled together, one compilation mode.
     (( cpus > 4 )) && cpus=4
     args+=(-m quick -sc false)
+    quick_vm="-XX:+UnlockDiagnosticVMOptions -XX:+StressLCM -XX:+StressGCM -XX:+StressIGVN -XX:+StressCCP"
     ;;
   default) args+=(-m default) ;;
   tough)   args+=(-m tough) ;;
@@ -58,10 +62,16 @@ fi
 args+=(-t "$filter")
 
 # JNR (YSocketPair) needs native access on JDK 24+; jcstress forks plain VMs, so pass it through.
-jvm_prepend=()
+native=""
 jver="$("$java_cmd" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')"
 if [[ "${jver%%.*}" -ge 24 ]]; then
-  jvm_prepend=(-jvmArgsPrepend "--enable-native-access=ALL-UNNAMED")
+  native="--enable-native-access=ALL-UNNAMED"
+fi
+jvm_prepend=()
+if [[ -n "${quick_vm:-}" ]]; then
+  jvm_prepend=(-jvmArgs "$quick_vm${native:+ $native}")   # also turns VM flag auto-detection off
+elif [[ -n "$native" ]]; then
+  jvm_prepend=(-jvmArgsPrepend "$native")
 fi
 
 out="$here/target/jcstress-$mode"
