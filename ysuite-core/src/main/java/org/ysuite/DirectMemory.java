@@ -1,0 +1,125 @@
+package org.ysuite;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A cache-line-aligned block of off-heap memory that can be freed deterministically, without
+ * {@code --add-opens} on any supported JDK.
+ *
+ * <ul>
+ *   <li>JDK 22 and later: a shared {@code java.lang.foreign.Arena} (looked up reflectively, since
+ *       the library compiles for 17). Closing the arena frees the memory; a stale view of it then
+ *       throws {@link IllegalStateException} instead of touching freed memory.
+ *   <li>JDK 17 to 21: an over-allocated direct {@link ByteBuffer}, sliced to the alignment, freed
+ *       by {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}, open to all).
+ *       Callers must make sure no thread touches the memory after {@link #free()}. If that method
+ *       is missing, the memory is left to the buffer's cleaner (freed when it is unreachable).
+ * </ul>
+ */
+final class DirectMemory {
+
+    private static final MethodHandle ARENA_OF_SHARED;
+    private static final MethodHandle ARENA_ALLOCATE;
+    private static final MethodHandle ARENA_CLOSE;
+    private static final MethodHandle SEGMENT_AS_BYTE_BUFFER;
+    private static final MethodHandle INVOKE_CLEANER;
+
+    static {
+        MethodHandle ofShared = null;
+        MethodHandle allocate = null;
+        MethodHandle close = null;
+        MethodHandle asByteBuffer = null;
+        MethodHandle invokeCleaner = null;
+        if (Runtime.version().feature() >= 22) {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+                Class<?> arena = Class.forName("java.lang.foreign.Arena");
+                Class<?> segment = Class.forName("java.lang.foreign.MemorySegment");
+                ofShared = lookup.findStatic(arena, "ofShared", MethodType.methodType(arena));
+                allocate = lookup.findVirtual(arena, "allocate",
+                        MethodType.methodType(segment, long.class, long.class));
+                close = lookup.findVirtual(arena, "close", MethodType.methodType(void.class));
+                asByteBuffer = lookup.findVirtual(segment, "asByteBuffer",
+                        MethodType.methodType(ByteBuffer.class));
+            } catch (ReflectiveOperationException e) {
+                ofShared = null;
+            }
+        }
+        if (ofShared == null) {
+            try {
+                Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+                Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+                theUnsafe.setAccessible(true);
+                invokeCleaner = MethodHandles.publicLookup()
+                        .findVirtual(unsafeClass, "invokeCleaner",
+                                MethodType.methodType(void.class, ByteBuffer.class))
+                        .bindTo(theUnsafe.get(null));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                invokeCleaner = null; // the cleaner frees the memory once the buffer is unreachable
+            }
+        }
+        ARENA_OF_SHARED = ofShared;
+        ARENA_ALLOCATE = allocate;
+        ARENA_CLOSE = close;
+        SEGMENT_AS_BYTE_BUFFER = asByteBuffer;
+        INVOKE_CLEANER = invokeCleaner;
+    }
+
+    private final ByteBuffer buffer;
+    private final Object owner; // the Arena, or the unsliced direct buffer
+
+    private DirectMemory(ByteBuffer buffer, Object owner) {
+        this.buffer = buffer.order(ByteOrder.nativeOrder());
+        this.owner = owner;
+    }
+
+    /**
+     * Allocates {@code bytes} bytes starting on an {@code alignment}-byte boundary.
+     *
+     * @param bytes the size
+     * @param alignment a power of two
+     * @return the memory, zeroed
+     */
+    static DirectMemory allocate(int bytes, int alignment) {
+        if (ARENA_OF_SHARED != null) {
+            try {
+                Object arena = ARENA_OF_SHARED.invoke();
+                Object segment = ARENA_ALLOCATE.invoke(arena, (long) bytes, (long) alignment);
+                return new DirectMemory((ByteBuffer) SEGMENT_AS_BYTE_BUFFER.invoke(segment), arena);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException("cannot allocate " + bytes + " off-heap bytes", e);
+            }
+        }
+        ByteBuffer raw = ByteBuffer.allocateDirect(bytes + alignment - 1);
+        int skip = raw.alignmentOffset(0, alignment);
+        int start = skip == 0 ? 0 : alignment - skip;
+        return new DirectMemory(raw.slice(start, bytes), raw);
+    }
+
+    /** Returns the memory as a direct buffer in native byte order. */
+    ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Frees the memory; call at most once, when no thread can touch it any more. */
+    void free() {
+        try {
+            if (ARENA_CLOSE != null) {
+                ARENA_CLOSE.invoke(owner);
+            } else if (INVOKE_CLEANER != null) {
+                INVOKE_CLEANER.invokeExact((ByteBuffer) owner);
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot free off-heap memory", e);
+        }
+    }
+}
