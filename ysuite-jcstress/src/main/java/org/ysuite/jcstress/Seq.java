@@ -1,5 +1,6 @@
 package org.ysuite.jcstress;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,5 +35,34 @@ final class Seq {
     /** 1 if the wait that started at {@code startNanos} slept through its wake-up, else 0. */
     static int slow(long startNanos) {
         return System.nanoTime() - startNanos > TimeUnit.MILLISECONDS.toNanos(SLOW_MS) ? 1 : 0;
+    }
+
+    /** Message {@code k} (1..8) for the off-heap pipes: {@code 8 + k} bytes, each equal to {@code k}. */
+    static byte[] message(int k) {
+        byte[] m = new byte[8 + k];
+        java.util.Arrays.fill(m, (byte) k);
+        return m;
+    }
+
+    /**
+     * Decodes a message written by {@link #message(int)}: its {@code k}, or 9 if the bytes are
+     * not exactly a whole message (a torn or half-written read).
+     */
+    static int decode(ByteBuffer buf, int offset, int length) {
+        int k = length - 8;
+        if (k < 1 || k > 8) {
+            return 9;
+        }
+        for (int i = 0; i < length; i++) {
+            if (buf.get(offset + i) != k) {
+                return 9;
+            }
+        }
+        return k;
+    }
+
+    /** As {@link #decode(ByteBuffer, int, int)} for a message copied into {@code dst}. */
+    static int decode(byte[] dst, int length) {
+        return length < 0 ? 0 : decode(ByteBuffer.wrap(dst), 0, length);
     }
 }
