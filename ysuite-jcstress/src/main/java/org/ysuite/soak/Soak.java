@@ -3,7 +3,6 @@ package org.ysuite.soak;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.PollableSignaler;
 import org.ysuite.Signaler;
-import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
@@ -71,7 +70,7 @@ public final class Soak {
                 case "ypipe-semaphore": run = new YPipeRun(messages, seed, new YSemaphore(), "YPipe<Long> + YSemaphore"); break;
                 case "ypipe-pollset": run = new YPipeRun(messages, seed, new YPollset(), "YPipe<Long> + YPollset"); break;
                 case "offheap": run = new OffHeapRun(messages, seed); break;
-                case "mailbox": run = new MailboxRun(messages, seed); break;
+                case "mailbox": run = Runs.mailbox(messages, seed); break;
                 default:
                     System.err.println("unknown pipe type " + pipe);
                     System.exit(64);
@@ -175,19 +174,33 @@ public final class Soak {
             };
         }
 
-        /** A random pause: mostly none, sometimes spinning, rarely a short sleep of the thread. */
-        static void pause(SplittableRandom random) {
-            int dice = random.nextInt(1024);
-            if (dice < 1000) {
+        /**
+         * A random pause: none most of the time; otherwise a spin of up to a few microseconds, and
+         * rarely a short sleep of the thread. {@code oneIn} sets how often a pause happens: the
+         * writer pauses more often than the reader, so the reader keeps draining the pipe and going
+         * to sleep; the reader's pauses let batches (and the off-heap ring) fill up.
+         */
+        static void pause(SplittableRandom random, int oneIn) {
+            if (random.nextInt(oneIn) != 0) {
                 return;
             }
-            if (dice < 1020) {
-                for (int i = random.nextInt(2000); i > 0; i--) {
+            if (random.nextInt(64) != 0) {
+                for (int i = random.nextInt(1000); i > 0; i--) {
                     Thread.onSpinWait();
                 }
             } else {
                 LockSupport.parkNanos(random.nextInt(50_000));
             }
+        }
+
+        /** The writer's pause after a flush. */
+        static void writerPause(SplittableRandom random) {
+            pause(random, 8);
+        }
+
+        /** The reader's pause after a batch. */
+        static void readerPause(SplittableRandom random) {
+            pause(random, 32);
         }
 
         /** A random batch size: 1 most often, up to 1024 with a long tail. */
@@ -232,7 +245,7 @@ public final class Soak {
                     if (!pipe.flush()) {
                         signaler.signal(0);
                     }
-                    pause(random);
+                    writerPause(random);
                 }
             });
         }
@@ -258,7 +271,7 @@ public final class Soak {
                         }
                     } else {
                         delivered.lazySet(expected[0]);
-                        pause(random);
+                        readerPause(random);
                     }
                 }
                 delivered.set(expected[0]);
@@ -310,7 +323,7 @@ public final class Soak {
                         if (!pipe.flush()) {
                             wakeReader.signal(0);
                         }
-                        pause(random);
+                        writerPause(random);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -326,7 +339,10 @@ public final class Soak {
                 try {
                     while (expected[0] < messages) {
                         int n = pipe.readBatch((buf, off, len) -> {
-                            long seq = buf.getLong(off);
+                            long seq = 0;
+                            for (int j = 0; j < 8; j++) {
+                                seq = seq << 8 | (buf.get(off + j) & 0xFF);
+                            }
                             check(seq == expected[0], "expected " + expected[0] + ", got " + seq);
                             for (int j = 8; j < len; j++) {
                                 check(buf.get(off + j) == fill(seq, j), "message " + seq + " torn at byte " + j);
@@ -338,7 +354,7 @@ public final class Soak {
                             wakeReader.await();
                         } else {
                             delivered.lazySet(expected[0]);
-                            pause(random);
+                            readerPause(random);
                         }
                     }
                     delivered.set(expected[0]);
@@ -357,66 +373,6 @@ public final class Soak {
             } finally {
                 pipe.close();
             }
-        }
-    }
-
-    /** YMailbox with two writer threads; per-writer order is checked, the reader polls. */
-    static final class MailboxRun extends Run {
-        private final YMailbox<Long> mailbox = new YMailbox<>();
-        private static final int WRITERS = 2;
-
-        MailboxRun(long messages, long seed) {
-            super(messages - messages % WRITERS, seed, "YMailbox<Long>, 2 writers");
-        }
-
-        @Override
-        List<Runnable> writers() {
-            List<Runnable> list = new ArrayList<>();
-            for (int k = 0; k < WRITERS; k++) {
-                long id = k;
-                YMailbox.Writer<Long> writer = mailbox.newWriter();
-                list.add(() -> {
-                    SplittableRandom random = new SplittableRandom(seed + 17 * id);
-                    long quota = messages / WRITERS;
-                    long next = 0;
-                    while (next < quota) {
-                        int n = (int) Math.min(batch(random), quota - next);
-                        for (int i = 0; i < n; i++) {
-                            writer.write((id << 56) | next++);
-                        }
-                        writer.flush();
-                        pause(random);
-                    }
-                });
-            }
-            return list;
-        }
-
-        @Override
-        Runnable reader() {
-            return () -> {
-                SplittableRandom random = new SplittableRandom(seed + 1);
-                long[] expected = new long[WRITERS];
-                long[] total = {0};
-                try {
-                    while (total[0] < messages) {
-                        int n = mailbox.poll(v -> {
-                            int id = (int) (v >>> 56);
-                            long seq = v & ((1L << 56) - 1);
-                            check(id >= 0 && id < WRITERS, "no such writer " + id);
-                            check(seq == expected[id], "writer " + id + ": expected " + expected[id] + ", got " + seq);
-                            expected[id]++;
-                            total[0]++;
-                        });
-                        check(n > 0, "poll returned " + n);
-                        delivered.lazySet(total[0]);
-                        pause(random);
-                    }
-                    delivered.set(total[0]);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
         }
     }
 }
