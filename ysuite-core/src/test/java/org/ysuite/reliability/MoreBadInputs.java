@@ -7,13 +7,15 @@ import java.util.List;
 final class MoreBadInputs {
 
     /** Every type the matrix must cover. */
-    static final String[] TYPES = {"YPipe", "OffHeapYPipe"};
+    static final String[] TYPES = {"YPipe", "OffHeapYPipe", "YSemaphore", "YPollset"};
 
     private MoreBadInputs() {
     }
 
     static List<BadInput> rows() {
-        return new ArrayList<>();
+        List<BadInput> rows = new ArrayList<>();
+        rows.addAll(SignalerBadInputs.rows());
+        return rows;
     }
 
     static void close() {
