@@ -32,7 +32,7 @@ final class TestThreads {
 
         /** Joins (bounded) and rethrows the body's failure, if any. */
         void join() throws Throwable {
-            thread.join(TimeUnit.SECONDS.toMillis(60));
+            thread.join(TimeUnit.SECONDS.toMillis(20));
             if (thread.isAlive()) {
                 fail(thread.getName() + " did not finish");
             }

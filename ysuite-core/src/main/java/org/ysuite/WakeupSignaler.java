@@ -1,0 +1,387 @@
+package org.ysuite;
+
+import java.io.Closeable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
+import org.ysuite.internal.FdGuard;
+import org.ysuite.internal.SignalBits;
+
+/**
+ * The passive signaler shared by {@link YSocketPair} and {@link NioSignaler}: an atomic set of
+ * signal ids, plus a wake-up object (a socket, an eventfd, an NIO pipe) that some poller can wait
+ * on, written only when the owner may be asleep.
+ *
+ * <h2>States</h2>
+ * One volatile {@code state} word says what a signaller must do after firing a new id:
+ * <ul>
+ *   <li>{@code IDLE}: the owner is awake (its last drain found something); nothing to do.</li>
+ *   <li>{@code ARMED}: the owner's last drain found nothing, so it may be waiting on the wake-up
+ *       object; the signaller that moves ARMED&rarr;WOKEN writes the wake-up (one system call).</li>
+ *   <li>{@code PARKED}: the owner is parked in {@link #poll}; the signaller that moves
+ *       PARKED&rarr;IDLE unparks it.</li>
+ *   <li>{@code WOKEN}: a wake-up was written (or is being written); later signals only set bits.
+ *       Only the owner leaves WOKEN, after it has read the wake-up back.</li>
+ * </ul>
+ * So at most one wake-up is ever outstanding in the wake-up object (the socket buffer can never
+ * fill up, and a busy owner costs its signallers no system call at all).
+ *
+ * <h2>Why no wake-up is lost</h2>
+ * A signaller fires its bit (a volatile read-modify-write) and then reads {@code state}; the
+ * owner writes ARMED or PARKED (volatile) and then reads the bits again before it sleeps. Volatile
+ * accesses are totally ordered, so either the owner's second read sees the bit, or the
+ * signaller's read sees the armed state and wakes it (Dekker's pattern). A signaller that finds its
+ * bit already set skips the state check: the thread that set the bit does it.
+ */
+abstract class WakeupSignaler implements PollableSignaler, Closeable {
+
+    static final int IDLE = 0;
+    static final int ARMED = 1;
+    static final int PARKED = 2;
+    static final int WOKEN = 3;
+
+    /** Longest single wait for a wake-up that a signaller is still writing (bounds close latency). */
+    static final long IN_FLIGHT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WakeupSignaler.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int state;
+    /**
+     * The owner parked in poll. Written by the owner before its volatile write of PARKED and read
+     * by a signaller only after its CAS read PARKED, so the CAS publishes it.
+     */
+    private Thread owner;
+
+    private final SignalBits bits;
+    private final int spinIterations;
+    /** Brackets every system call on the wake-up object; see {@link FdGuard}. */
+    final FdGuard guard = new FdGuard();
+
+    WakeupSignaler(int capacity, int spinIterations) {
+        if (spinIterations < 0) {
+            throw new IllegalArgumentException("spinIterations must be >= 0: " + spinIterations);
+        }
+        this.bits = new SignalBits(capacity);
+        this.spinIterations = spinIterations;
+    }
+
+    /** Writes one wake-up; called by at most one signaller per ARMED cycle, inside the guard. */
+    abstract void writeWakeup();
+
+    /**
+     * Reads the wake-up back (owner only, inside the guard).
+     *
+     * @return {@code true} if it was there and is now consumed, {@code false} if not yet written
+     */
+    abstract boolean readWakeup();
+
+    /** Waits at most {@code nanos} for a wake-up being written to land (owner only, inside the guard). */
+    abstract void awaitWakeup(long nanos);
+
+    /** Releases the wake-up object; called once, after every guarded call has ended. */
+    abstract void closeResources();
+
+    /** Name used in messages. */
+    abstract String name();
+
+    /**
+     * Returns how many distinct signals this signaler carries.
+     *
+     * @return the number of valid ids
+     */
+    @Override
+    public final int capacity() {
+        return bits.capacity();
+    }
+
+    /**
+     * Fires signal {@code id} from any thread. Costs one atomic operation; a system call (or an
+     * unpark) is added only for the first signal after the owner found nothing and went to wait.
+     *
+     * @param id the signal to fire, {@code 0 <= id < capacity()}
+     * @throws IllegalArgumentException if {@code id} is out of range
+     * @throws IllegalStateException if this signaler is closed
+     */
+    @Override
+    public final void signal(int id) {
+        if (id < 0 || id >= bits.capacity()) {
+            throw new IllegalArgumentException("id must be in [0, " + bits.capacity() + "): " + id);
+        }
+        if (guard.isClosed()) {
+            throw closed();
+        }
+        if (!bits.fire(id)) {
+            return; // already fired: the thread that fired it does the state check
+        }
+        for (;;) {
+            int s = state; // volatile read after the volatile RMW of the bit (Dekker, see class doc)
+            if (s == ARMED) {
+                if (STATE.compareAndSet(this, ARMED, WOKEN)) {
+                    wake();
+                    return;
+                }
+            } else if (s == PARKED) {
+                if (STATE.compareAndSet(this, PARKED, IDLE)) {
+                    LockSupport.unpark(owner); // owner was published by the owner's write of PARKED
+                    return;
+                }
+            } else {
+                return; // IDLE: owner awake; WOKEN: a wake-up is already outstanding
+            }
+        }
+    }
+
+    private void wake() {
+        if (!guard.enter()) {
+            throw closed(); // raced with close(): the descriptor may be gone, never touch it
+        }
+        try {
+            writeWakeup();
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Takes every fired signal without blocking. A call that finds nothing <em>arms</em> the
+     * wake-up: from then on the first signal makes it readable, and it stays readable until the
+     * next {@code check} or {@code poll}. A call that finds something leaves it unarmed (a busy
+     * owner costs its signallers no system call), so wait on the wake-up only after a
+     * {@code check} returned {@code 0}.
+     *
+     * @param ids receives each fired id once
+     * @return how many ids were handed to {@code ids}; {@code 0} if none (the wake-up is armed)
+     * @throws NullPointerException if {@code ids} is null
+     * @throws IllegalStateException if this signaler is closed
+     */
+    @Override
+    public final int check(IntConsumer ids) {
+        Objects.requireNonNull(ids, "ids");
+        ensureOpen();
+        consumeWakeup();
+        int n = bits.take(ids);
+        if (n != 0) {
+            return n;
+        }
+        if (state == IDLE) {
+            state = ARMED; // only the owner leaves IDLE, so a plain volatile write is enough
+        }
+        n = bits.take(ids); // re-read after publishing ARMED (Dekker with signal)
+        if (n != 0) {
+            // busy again: disarm, unless a signaller already won ARMED->WOKEN (then its wake-up
+            // stays outstanding and the next drain reads it back)
+            STATE.compareAndSet(this, ARMED, IDLE);
+        }
+        return n;
+    }
+
+    /**
+     * Takes every fired signal, waiting until at least one is fired: spins briefly, then parks
+     * (the owner's own wait never blocks in a system call, so an interrupt ends it at once).
+     *
+     * @param ids receives each fired id once
+     * @return how many ids were handed to {@code ids}; at least {@code 1}
+     * @throws InterruptedException if the owner is interrupted before or while waiting; no signal
+     *         is taken
+     * @throws NullPointerException if {@code ids} is null
+     * @throws IllegalStateException if this signaler is closed, also while waiting
+     */
+    @Override
+    public final int poll(IntConsumer ids) throws InterruptedException {
+        return await(ids, false, 0L);
+    }
+
+    /**
+     * Takes every fired signal, waiting at most {@code timeout} for one.
+     *
+     * @param ids receives each fired id once
+     * @param timeout how long to wait, {@code >= 0}; zero means do not wait (like {@link #check})
+     * @param unit the unit of {@code timeout}
+     * @return how many ids were handed to {@code ids}; {@code 0} if the time ran out
+     * @throws InterruptedException if the owner is interrupted before or while waiting; no signal
+     *         is taken
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException if {@code ids} or {@code unit} is null
+     * @throws IllegalStateException if this signaler is closed, also while waiting
+     */
+    @Override
+    public final int poll(IntConsumer ids, long timeout, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
+        }
+        return await(ids, true, unit.toNanos(timeout));
+    }
+
+    private int await(IntConsumer ids, boolean timed, long nanos) throws InterruptedException {
+        Objects.requireNonNull(ids, "ids");
+        ensureOpen();
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (timed && nanos == 0) {
+            return check(ids);
+        }
+        consumeWakeup();
+        int n = bits.take(ids);
+        if (n != 0) {
+            return n;
+        }
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        for (int i = 0; i < spinIterations; i++) {
+            if (bits.any()) {
+                return bits.take(ids); // only the owner takes, so the bits are still there
+            }
+            Thread.onSpinWait();
+        }
+        owner = Thread.currentThread();
+        for (;;) {
+            int s = state;
+            if (s == WOKEN) {
+                // A wake-up from an earlier arm is outstanding: read it back before parking,
+                // since signallers do nothing while the state is WOKEN.
+                n = awaitOutstanding(ids, timed, deadline);
+                if (n != 0) {
+                    return n;
+                }
+                if (timed && deadline - System.nanoTime() <= 0) {
+                    return 0;
+                }
+                continue;
+            }
+            if (s != PARKED && !STATE.compareAndSet(this, s, PARKED)) {
+                continue; // ARMED -> WOKEN by a signaller: handle it above
+            }
+            n = bits.take(ids); // re-read after publishing PARKED (Dekker with signal)
+            if (n != 0) {
+                disarmPark();
+                return n;
+            }
+            if (Thread.interrupted()) {
+                disarmPark();
+                throw new InterruptedException();
+            }
+            if (guard.isClosed()) { // close() sets the flag, then reads state (Dekker again)
+                disarmPark();
+                throw closed();
+            }
+            if (timed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    disarmPark();
+                    return bits.take(ids);
+                }
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /** In state WOKEN: tries to read the wake-up back, waiting briefly if it is still in flight. */
+    private int awaitOutstanding(IntConsumer ids, boolean timed, long deadline) throws InterruptedException {
+        consumeWakeup();
+        if (state != WOKEN) {
+            return 0;
+        }
+        int n = bits.take(ids);
+        if (n != 0) {
+            return n;
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long slice = IN_FLIGHT_SLICE_NANOS;
+        if (timed) {
+            slice = Math.min(slice, deadline - System.nanoTime());
+            if (slice <= 0) {
+                return 0;
+            }
+        }
+        if (!guard.enter()) {
+            throw closed();
+        }
+        try {
+            awaitWakeup(slice);
+        } finally {
+            guard.exit();
+        }
+        return 0;
+    }
+
+    /** Leaves PARKED; if the CAS fails a signaller already set IDLE (and its unpark is harmless). */
+    private void disarmPark() {
+        STATE.compareAndSet(this, PARKED, IDLE);
+    }
+
+    /** Owner only: reads back an outstanding wake-up, so that the next drain can arm again. */
+    private void consumeWakeup() {
+        if (state != WOKEN) {
+            return;
+        }
+        if (!guard.enter()) {
+            throw closed();
+        }
+        try {
+            if (readWakeup()) {
+                state = IDLE; // only the owner leaves WOKEN
+            }
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Tells whether {@link #close()} has been called.
+     *
+     * @return {@code true} once closed
+     */
+    public final boolean isClosed() {
+        return guard.isClosed();
+    }
+
+    /**
+     * Closes the wake-up object. Safe against concurrent {@link #signal}: it waits for every
+     * system call in flight on the descriptors to finish before releasing them, and every later
+     * {@code signal} throws {@link IllegalStateException} without touching them. An owner parked
+     * in {@link #poll} is woken and gets {@link IllegalStateException}. Idempotent.
+     */
+    @Override
+    public final void close() {
+        if (!guard.close()) {
+            return;
+        }
+        closeResources();
+        for (;;) {
+            int s = state; // read after the closed flag was published by guard.close()
+            if (s != PARKED) {
+                return;
+            }
+            if (STATE.compareAndSet(this, PARKED, IDLE)) {
+                LockSupport.unpark(owner);
+                return;
+            }
+        }
+    }
+
+    final void ensureOpen() {
+        if (guard.isClosed()) {
+            throw closed();
+        }
+    }
+
+    final IllegalStateException closed() {
+        return new IllegalStateException(name() + " is closed");
+    }
+}

@@ -1,0 +1,243 @@
+package org.ysuite;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import jnr.ffi.Pointer;
+import org.ysuite.internal.LibC;
+import org.ysuite.internal.Posix;
+
+/**
+ * 256 signal ids whose wake-up is a file descriptor: the y-suite signaler a native poller
+ * ({@code poll(2)}, {@code epoll}, a C or Netty event loop) can wait on together with its sockets.
+ *
+ * <p>The ids live in an atomic bit set; the descriptor is written only when the owner may be
+ * asleep. The owner's drain ({@link #check}) that finds nothing <em>arms</em> the descriptor, the
+ * first signal after that writes one byte (one system call), later signals only set bits, and the
+ * owner's next drain reads the byte back. A busy owner therefore costs its signallers no system
+ * call — the ypipe's passive synchronisation applied to the signaler — and at most one byte is
+ * ever unread, so the socket buffer never fills (a write that still met {@code EAGAIN} would find
+ * the descriptor readable already, so no wake-up could be lost by it). {@code EINTR} is retried.
+ *
+ * <h2>The descriptor contract ({@link #fd()})</h2>
+ * <ul>
+ *   <li>Wait on {@code fd()} only after {@link #check} returned {@code 0}: that call armed it.</li>
+ *   <li>From then on it is readable from the first signal until the owner's next {@code check}
+ *       or {@code poll}: level-triggered, so {@code poll(2)}, {@code epoll} without
+ *       {@code EPOLLET} and repeated waits all see it. A wake-up can be spurious ({@code check}
+ *       then returns {@code 0} and re-arms).</li>
+ *   <li>After a wake-up call {@code check} (which reads the byte back); never read, write or close
+ *       the descriptor yourself.</li>
+ * </ul>
+ *
+ * <h2>The owner's own wait</h2>
+ * {@link #poll(java.util.function.IntConsumer)} does not block in {@code poll(2)}: it spins
+ * briefly, then parks the thread, and the signaller that finds it parked unparks it instead of
+ * writing the descriptor. A Java thread blocked in a native call cannot be interrupted, whereas a
+ * parked one can, so {@code poll} ends with {@link InterruptedException} at once; and an unpark is
+ * cheaper than write + poll + read. The descriptor is for external pollers.
+ *
+ * <h2>Kinds</h2>
+ * {@link Kind#SOCKETPAIR} (the default, as in the seed): {@code socketpair(AF_UNIX, SOCK_STREAM |
+ * SOCK_NONBLOCK | SOCK_CLOEXEC)}, {@code fd()} is one end and the byte is written to the other.
+ * {@link Kind#EVENTFD}: one Linux {@code eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)}, half the
+ * descriptors and a cheaper wake-up.
+ *
+ * <h2>Threads and closing</h2>
+ * Any number of threads may {@link #signal}; one owner thread calls {@code check}/{@code poll}.
+ * {@link #close()} may run concurrently with signals: every system call on the descriptors is
+ * bracketed by an in-flight counter, {@code close} waits for the calls in flight and only then
+ * closes the descriptors, and a later {@code signal} throws {@link IllegalStateException} — so no
+ * write can land on a descriptor number the kernel has reused.
+ *
+ * <p>Linux only (jnr-ffi &ge; 2.2.18). On JDK 24+ run with {@code --enable-native-access=ALL-UNNAMED}
+ * (or the {@code Enable-Native-Access: ALL-UNNAMED} manifest entry of an executable jar) to avoid
+ * the JDK's native-access warning.
+ */
+public final class YSocketPair extends WakeupSignaler {
+
+    /** The number of signal ids: {@value}. */
+    public static final int CAPACITY = 256;
+
+    /** The kind of descriptor that carries the wake-up. */
+    public enum Kind {
+        /** An {@code AF_UNIX} stream socketpair (two descriptors), as in the seed. */
+        SOCKETPAIR,
+        /** A Linux {@code eventfd} (one descriptor, cheaper wake-up). */
+        EVENTFD
+    }
+
+    private final Kind kind;
+    private final int readFd;
+    private final int writeFd;
+    private final LibC libc;
+    /** Bytes written per wake-up: 1 for the socket, an 8-byte counter increment of 1 for eventfd. */
+    private final long wakeLength;
+    /** Read-only after construction, so concurrent signallers may share it. */
+    private final Pointer wakeBuffer;
+    /** Owner only. */
+    private final Pointer readBuffer;
+    /** Owner only: one {@code struct pollfd} for waiting on an in-flight wake-up. */
+    private final Pointer pollfd;
+
+    /** Opens a socketpair signaler that spins {@link #DEFAULT_SPIN_ITERATIONS} before parking. */
+    public YSocketPair() {
+        this(Kind.SOCKETPAIR, DEFAULT_SPIN_ITERATIONS);
+    }
+
+    /**
+     * Opens a socketpair signaler.
+     *
+     * @param spinIterations spins before the owner parks in {@code poll}; {@link #PURE_PARK} parks at once
+     * @throws IllegalArgumentException if {@code spinIterations} is negative
+     * @throws UnsupportedOperationException if not on Linux
+     * @throws IllegalStateException if the descriptors cannot be created (e.g. {@code EMFILE})
+     */
+    public YSocketPair(int spinIterations) {
+        this(Kind.SOCKETPAIR, spinIterations);
+    }
+
+    /**
+     * Opens a signaler of the given kind that spins {@link #DEFAULT_SPIN_ITERATIONS} before parking.
+     *
+     * @param kind socketpair or eventfd
+     * @throws NullPointerException if {@code kind} is null
+     * @throws UnsupportedOperationException if not on Linux
+     * @throws IllegalStateException if the descriptors cannot be created
+     */
+    public YSocketPair(Kind kind) {
+        this(kind, DEFAULT_SPIN_ITERATIONS);
+    }
+
+    /**
+     * Opens a signaler of the given kind.
+     *
+     * @param kind socketpair or eventfd
+     * @param spinIterations spins before the owner parks in {@code poll}; {@link #PURE_PARK} parks at once
+     * @throws NullPointerException if {@code kind} is null
+     * @throws IllegalArgumentException if {@code spinIterations} is negative
+     * @throws UnsupportedOperationException if not on Linux
+     * @throws IllegalStateException if the descriptors cannot be created
+     */
+    public YSocketPair(Kind kind, int spinIterations) {
+        super(CAPACITY, spinIterations);
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.libc = Posix.libc();
+        this.readBuffer = Posix.allocate(64);
+        this.pollfd = Posix.allocate(Posix.POLLFD_SIZE);
+        this.wakeBuffer = Posix.allocate(8);
+        if (kind == Kind.SOCKETPAIR) {
+            Pointer sv = Posix.allocate(8);
+            int rc = libc.socketpair(Posix.AF_UNIX,
+                    Posix.SOCK_STREAM | Posix.SOCK_NONBLOCK | Posix.SOCK_CLOEXEC, 0, sv);
+            if (rc != 0) {
+                throw new IllegalStateException(Posix.failure("socketpair", Posix.errno()));
+            }
+            this.readFd = sv.getInt(0);
+            this.writeFd = sv.getInt(4);
+            this.wakeBuffer.putByte(0, (byte) 1);
+            this.wakeLength = 1;
+        } else {
+            int fd = libc.eventfd(0, Posix.EFD_NONBLOCK | Posix.EFD_CLOEXEC);
+            if (fd < 0) {
+                throw new IllegalStateException(Posix.failure("eventfd", Posix.errno()));
+            }
+            this.readFd = fd;
+            this.writeFd = fd;
+            this.wakeBuffer.putLong(0, 1L); // native byte order, as eventfd expects
+            this.wakeLength = 8;
+        }
+    }
+
+    /**
+     * Returns the kind of descriptor chosen at construction.
+     *
+     * @return socketpair or eventfd
+     */
+    public Kind kind() {
+        return kind;
+    }
+
+    /**
+     * Returns the pollable descriptor: wait for it to be readable ({@code POLLIN} / {@code EPOLLIN})
+     * after a {@link #check} that returned {@code 0}, then call {@code check}. Never read, write or
+     * close it yourself; it is valid until {@link #close()}.
+     *
+     * @return the read end of the socketpair, or the eventfd
+     * @throws IllegalStateException if this signaler is closed
+     */
+    public int fd() {
+        ensureOpen();
+        return readFd;
+    }
+
+    @Override
+    void writeWakeup() {
+        for (;;) {
+            long n = libc.write(writeFd, wakeBuffer, wakeLength);
+            if (n > 0) {
+                return;
+            }
+            int err = Posix.errno();
+            if (err == Posix.EINTR) {
+                continue;
+            }
+            if (err == Posix.EAGAIN) {
+                // The buffer (socket) or counter (eventfd) is full of unread wake-ups, so the
+                // descriptor is readable already: the owner will wake and drain; nothing is lost.
+                return;
+            }
+            throw new IllegalStateException(Posix.failure("write(" + writeFd + ")", err));
+        }
+    }
+
+    @Override
+    boolean readWakeup() {
+        long length = kind == Kind.EVENTFD ? 8 : 64;
+        for (;;) {
+            long n = libc.read(readFd, readBuffer, length);
+            if (n > 0) {
+                return true;
+            }
+            if (n == 0) {
+                throw new IllegalStateException("read(" + readFd + "): end of stream");
+            }
+            int err = Posix.errno();
+            if (err == Posix.EINTR) {
+                continue;
+            }
+            if (err == Posix.EAGAIN) {
+                return false;
+            }
+            throw new IllegalStateException(Posix.failure("read(" + readFd + ")", err));
+        }
+    }
+
+    @Override
+    void awaitWakeup(long nanos) {
+        int millis = (int) Math.max(1L, Math.min(TimeUnit.NANOSECONDS.toMillis(nanos + 999_999L), 1000L));
+        Posix.pollIn(readFd, pollfd, millis);
+    }
+
+    @Override
+    void closeResources() {
+        Posix.closeQuietly(readFd);
+        if (writeFd != readFd) {
+            Posix.closeQuietly(writeFd);
+        }
+    }
+
+    @Override
+    String name() {
+        return "YSocketPair";
+    }
+
+    /**
+     * Describes this signaler.
+     *
+     * @return kind and descriptor
+     */
+    @Override
+    public String toString() {
+        return "YSocketPair[" + kind + ", fd=" + readFd + (isClosed() ? ", closed]" : "]");
+    }
+}

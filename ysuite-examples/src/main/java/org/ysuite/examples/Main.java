@@ -1,0 +1,42 @@
+package org.ysuite.examples;
+
+import java.util.Arrays;
+
+/**
+ * Entry point of the executable examples jar, whose manifest grants native access
+ * ({@code Enable-Native-Access: ALL-UNNAMED}, honoured for {@code java -jar}):
+ * <pre>
+ * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio [args...]
+ * </pre>
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    /**
+     * Runs the example named by {@code args[0]}.
+     *
+     * @param args the example ({@code poll}, {@code epoll}, {@code nio}) and its arguments
+     * @throws Exception if the example fails
+     */
+    public static void main(String[] args) throws Exception {
+        String which = args.length > 0 ? args[0] : "";
+        String[] rest = args.length > 0 ? Arrays.copyOfRange(args, 1, args.length) : args;
+        switch (which) {
+            case "poll":
+                PollLoop.main(rest);
+                break;
+            case "epoll":
+                EpollLoop.main(rest);
+                break;
+            case "nio":
+                NioSelectorLoop.main(rest);
+                break;
+            default:
+                System.err.println("usage: java -jar ysuite-examples.jar poll|epoll|nio "
+                        + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]");
+                System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.ysuite.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Runs each example to its end and checks the summary it prints. */
+class ExamplesTest {
+
+    interface Example {
+        void run(PrintStream out, String[] args) throws Exception;
+    }
+
+    private static String[] runExample(Example example, String... args) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+                example.run(out, args);
+            }
+            return bytes.toString(StandardCharsets.UTF_8).split("\\R");
+        });
+    }
+
+    private static void assertWakeups(String line, String pattern) {
+        Matcher m = Pattern.compile(pattern).matcher(line);
+        assertTrue(m.matches(), line);
+        assertTrue(Integer.parseInt(m.group(1)) >= 1, "the poller never woke for a signal: " + line);
+    }
+
+    @Test
+    void pollLoopServesSocketAndPipesTogether() {
+        String[] lines = runExample(PollLoop::run);
+        assertEquals("PollLoop: served 1000 socket messages and 1000 pipe messages from 2 writers in one poll(2) loop",
+                lines[0]);
+        assertWakeups(lines[1], "PollLoop: \\d+ poll\\(2\\) calls, (\\d+) signaler wake-ups, kind SOCKETPAIR");
+    }
+
+    @Test
+    void pollLoopOverEventfd() {
+        String[] lines = runExample(PollLoop::run, "300", "2000", "eventfd");
+        assertEquals("PollLoop: served 300 socket messages and 4000 pipe messages from 2 writers in one poll(2) loop",
+                lines[0]);
+        assertWakeups(lines[1], "PollLoop: \\d+ poll\\(2\\) calls, (\\d+) signaler wake-ups, kind EVENTFD");
+    }
+
+    @Test
+    void epollLoopServesSocketAndPipesTogether() {
+        String[] lines = runExample(EpollLoop::run);
+        assertEquals("EpollLoop: served 1000 socket messages and 1000 pipe messages from 2 writers in one epoll loop",
+                lines[0]);
+        assertWakeups(lines[1], "EpollLoop: \\d+ epoll_wait calls, (\\d+) signaler wake-ups, kind SOCKETPAIR");
+    }
+
+    @Test
+    void nioSelectorLoopServesSocketAndPipesTogether() {
+        String[] lines = runExample(NioSelectorLoop::run);
+        assertEquals("NioSelectorLoop: served 1000 socket messages and 1000 pipe messages from 2 writers in one "
+                + "Selector loop", lines[0]);
+        assertWakeups(lines[1], "NioSelectorLoop: \\d+ select calls, (\\d+) signaler wake-ups");
+    }
+}
