@@ -3,9 +3,11 @@ package org.ysuite.soak;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.PollableSignaler;
 import org.ysuite.Signaler;
+import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
+import org.ysuite.YSocketPair;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -28,7 +30,7 @@ import java.util.function.IntConsumer;
  *
  * <pre>
  * java -cp ysuite-jcstress/target/ysuite-jcstress.jar org.ysuite.soak.Soak \
- *     [--messages N] [--pipes ypipe-semaphore,ypipe-pollset,offheap,mailbox] [--seed S]
+ *     [--messages N] [--pipes ypipe-semaphore,ypipe-pollset,ypipe-socketpair,offheap,mailbox] [--seed S]
  * </pre>
  *
  * {@code N} is per pipe type (default 10^7; the issue's full size is 10^9, {@code --messages 1e9}).
@@ -49,7 +51,7 @@ public final class Soak {
      */
     public static void main(String[] args) throws Exception {
         long messages = 10_000_000L;
-        String pipes = "ypipe-semaphore,ypipe-pollset,offheap,mailbox";
+        String pipes = "ypipe-semaphore,ypipe-pollset,ypipe-socketpair,offheap,mailbox";
         long seed = System.nanoTime();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -69,14 +71,19 @@ public final class Soak {
             switch (pipe.trim()) {
                 case "ypipe-semaphore": run = new YPipeRun(messages, seed, new YSemaphore(), "YPipe<Long> + YSemaphore"); break;
                 case "ypipe-pollset": run = new YPipeRun(messages, seed, new YPollset(), "YPipe<Long> + YPollset"); break;
+                case "ypipe-socketpair": run = new YPipeRun(messages, seed, new YSocketPair(), "YPipe<Long> + YSocketPair"); break;
                 case "offheap": run = new OffHeapRun(messages, seed); break;
-                case "mailbox": run = Runs.mailbox(messages, seed); break;
+                case "mailbox": run = new MailboxRun(messages, seed); break;
                 default:
                     System.err.println("unknown pipe type " + pipe);
                     System.exit(64);
                     return;
             }
-            status = Math.max(status, run.execute());
+            try {
+                status = Math.max(status, run.execute());
+            } finally {
+                run.close();
+            }
         }
         System.out.println(status == 0 ? "SOAK PASSED" : "SOAK FAILED");
         System.exit(status);
@@ -100,6 +107,10 @@ public final class Soak {
         }
 
         abstract List<Runnable> writers();
+
+        /** Frees what the run holds (a signaler's descriptors). */
+        void close() {
+        }
 
         abstract Runnable reader();
 
@@ -224,6 +235,17 @@ public final class Soak {
         YPipeRun(long messages, long seed, PollableSignaler signaler, String name) {
             super(messages, seed, name);
             this.signaler = signaler;
+        }
+
+        @Override
+        void close() {
+            if (signaler instanceof AutoCloseable) {
+                try {
+                    ((AutoCloseable) signaler).close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
         }
 
         @Override
@@ -373,6 +395,66 @@ public final class Soak {
             } finally {
                 pipe.close();
             }
+        }
+    }
+
+    /** YMailbox with two writer threads; per-writer order is checked, the reader polls. */
+    static final class MailboxRun extends Run {
+        private final YMailbox<Long> mailbox = new YMailbox<>();
+        private static final int WRITERS = 2;
+
+        MailboxRun(long messages, long seed) {
+            super(messages - messages % WRITERS, seed, "YMailbox<Long>, 2 writers");
+        }
+
+        @Override
+        List<Runnable> writers() {
+            List<Runnable> list = new ArrayList<>();
+            for (int k = 0; k < WRITERS; k++) {
+                long id = k;
+                YMailbox.Writer<Long> writer = mailbox.newWriter();
+                list.add(() -> {
+                    SplittableRandom random = new SplittableRandom(seed + 17 * id);
+                    long quota = messages / WRITERS;
+                    long next = 0;
+                    while (next < quota) {
+                        int n = (int) Math.min(batch(random), quota - next);
+                        for (int i = 0; i < n; i++) {
+                            writer.write((id << 56) | next++);
+                        }
+                        writer.flush();
+                        writerPause(random);
+                    }
+                });
+            }
+            return list;
+        }
+
+        @Override
+        Runnable reader() {
+            return () -> {
+                SplittableRandom random = new SplittableRandom(seed + 1);
+                long[] expected = new long[WRITERS];
+                long[] total = {0};
+                try {
+                    while (total[0] < messages) {
+                        int n = mailbox.poll(v -> {
+                            int id = (int) (v >>> 56);
+                            long seq = v & ((1L << 56) - 1);
+                            check(id >= 0 && id < WRITERS, "no such writer " + id);
+                            check(seq == expected[id], "writer " + id + ": expected " + expected[id] + ", got " + seq);
+                            expected[id]++;
+                            total[0]++;
+                        });
+                        check(n > 0, "poll returned " + n);
+                        delivered.lazySet(total[0]);
+                        readerPause(random);
+                    }
+                    delivered.set(total[0]);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
         }
     }
 }
