@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ysuite.OffHeapYPipe;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -37,13 +38,32 @@ class CloseDuringUseTest {
     private Baseline before;
 
     @BeforeEach
-    void start() {
+    void start() throws Exception {
+        warmUp();
         peer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "close-during-use-peer");
             t.setDaemon(true);
             return t;
         });
         before = Baseline.now();
+    }
+
+    /**
+     * Opens and closes one of each kind first: the JDK and jnr-ffi open a few descriptors once per
+     * JVM on first use (/dev/random and /dev/urandom for jffi, a socket for the JDK's descriptor
+     * pre-close), which must not count against the test.
+     */
+    static void warmUp() throws Exception {
+        new OffHeapYPipe(256).close();
+        try (org.ysuite.YSocketPair a = new org.ysuite.YSocketPair();
+             org.ysuite.YSocketPair b = new org.ysuite.YSocketPair(org.ysuite.YSocketPair.Kind.EVENTFD);
+             org.ysuite.NioSignaler c = new org.ysuite.NioSignaler()) {
+            for (org.ysuite.PollableSignaler s : List.of(a, b, c)) {
+                s.check(id -> { });
+                s.signal(1);
+                s.check(id -> { });
+            }
+        }
     }
 
     @AfterEach
@@ -187,6 +207,49 @@ class CloseDuringUseTest {
         assertBaseline();
     }
 
+    /**
+     * A signaler with a descriptor (YSocketPair of both kinds, NioSignaler) closed while its owner
+     * polls (parked, or draining) or while a signaller signals (possibly mid-write of the wake-up
+     * byte). The peer gets IllegalStateException; the descriptors all go back.
+     */
+    @Test
+    void closeSignalersWithDescriptorsWhileInUse() throws Exception {
+        SplittableRandom random = new SplittableRandom(4);
+        int[] byRole = new int[2];
+        for (int round = 0; round < ROUNDS; round++) {
+            int kind = round % 3;
+            org.ysuite.PollableSignaler s = kind == 0 ? new org.ysuite.YSocketPair()
+                    : kind == 1 ? new org.ysuite.YSocketPair(org.ysuite.YSocketPair.Kind.EVENTFD, 0)
+                    : new org.ysuite.NioSignaler(0);
+            AtomicInteger progress = new AtomicInteger();
+            boolean owner = random.nextBoolean();
+            byRole[owner ? 0 : 1]++;
+            Future<Throwable> end = peer.submit(untilFailure(owner ? () -> {
+                java.util.function.IntConsumer ids = id -> { };
+                for (;;) {
+                    progress.incrementAndGet();
+                    s.poll(ids); // parks: nobody signals
+                }
+            } : () -> {
+                for (int i = 0; ; i++) {
+                    s.signal(i & 255);
+                    if ((i & 7) == 0) {
+                        progress.incrementAndGet();
+                    }
+                }
+            }));
+            awaitProgress(progress, random);
+            if (!owner) {
+                s.check(id -> { }); // arm now and then: signals then write the descriptor
+            }
+            ((java.io.Closeable) s).close();
+            assertClosedFailure(end, round);
+        }
+        System.out.println("[close-during-use] signalers: " + byRole[0] + " rounds closing under a polling owner, "
+                + byRole[1] + " under a signaller");
+        assertBaselineAfterGc();
+    }
+
     // ------------------------------------------------------------------------------------------
 
     /** Runs {@code body} until it throws; the task's result is what it threw. */
@@ -229,6 +292,25 @@ class CloseDuringUseTest {
         }
         assertInstanceOf(IllegalStateException.class, e, () -> "round " + round + ": " + e);
         assertTrue(e.getMessage().contains("closed"), () -> "round " + round + ": " + e.getMessage());
+    }
+
+    /**
+     * As {@link #assertBaseline()}, but direct memory that the garbage collector gives back counts
+     * as returned: NioSignaler keeps a 64-byte direct read buffer that close() does not free (see
+     * docs/reliability.md, known issues). Descriptors must be back at once, without any GC.
+     */
+    private void assertBaselineAfterGc() {
+        Baseline fdsNow = Baseline.now();
+        assertEquals(before.fds, fdsNow.fds, () -> "file descriptors leaked: " + before + " -> " + fdsNow);
+        Baseline after = fdsNow;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (after.directBytes > before.directBytes && System.nanoTime() < deadline) {
+            System.gc(); // the Cleaner thread frees unreachable buffers: wait for it, bounded
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            after = Baseline.now();
+        }
+        System.out.println("[close-during-use] (after GC) " + after);
+        assertBaseline();
     }
 
     private void assertBaseline() {
