@@ -1,12 +1,15 @@
 package org.ysuite.reliability;
 
 import org.junit.jupiter.api.Test;
+import org.ysuite.NioSignaler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.PollableSignaler;
 import org.ysuite.Signaler;
+import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
+import org.ysuite.YSocketPair;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,6 +136,51 @@ class FaultsTest {
             }
             Baseline after = Baseline.now();
             assertTrue(after.directBytes <= before.directBytes, () -> before + " -> " + after);
+        });
+    }
+
+    /**
+     * One of two mailbox writers dies in the middle of a two-part message: the reader keeps
+     * getting the live writer's messages, never the dead one's half message, and its timed poll
+     * returns (0) once the live writer is done, instead of hanging.
+     */
+    @Test
+    void mailboxWriterDiesTheOtherKeepsGoingAndTheReaderTimesOut() {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            YMailbox<String> mailbox = new YMailbox<>();
+            YMailbox.Writer<String> doomed = mailbox.newWriter();
+            YMailbox.Writer<String> live = mailbox.newWriter();
+            Thread dying = new Thread(() -> {
+                doomed.send("d1");
+                doomed.write("half", true);
+                throw new IllegalStateException("writer failed");
+            }, "dying-writer");
+            dying.setUncaughtExceptionHandler((t, e) -> { });
+            Thread alive = new Thread(() -> {
+                for (int i = 0; i < 1000; i++) {
+                    live.send("l" + i);
+                }
+            }, "live-writer");
+            dying.start();
+            alive.start();
+            List<String> got = new ArrayList<>();
+            int timeouts = 0;
+            while (timeouts == 0 || alive.isAlive() || dying.isAlive()) {
+                if (mailbox.poll(got::add, 50, TimeUnit.MILLISECONDS) == 0) {
+                    timeouts++;
+                }
+            }
+            while (mailbox.check(got::add) > 0) {
+                // anything left after both threads ended
+            }
+            assertFalse(got.contains("half"), "a half message was delivered");
+            assertTrue(got.contains("d1"));
+            List<String> liveOnes = new ArrayList<>(got);
+            liveOnes.remove("d1");
+            assertEquals(1000, liveOnes.size());
+            for (int i = 0; i < 1000; i++) {
+                assertEquals("l" + i, liveOnes.get(i));
+            }
         });
     }
 
@@ -342,7 +390,12 @@ class FaultsTest {
             YPollset pollset = new YPollset(Signaler.PURE_PARK);
             YPollset pollsetIds = new YPollset();
             IntConsumer ignore = id -> { };
-            try (OffHeapYPipe full = new OffHeapYPipe(256, Signaler.PURE_PARK)) {
+            YMailbox<String> mailbox = new YMailbox<>(new YPollset(Signaler.PURE_PARK));
+            mailbox.newWriter();
+            try (OffHeapYPipe full = new OffHeapYPipe(256, Signaler.PURE_PARK);
+                 YSocketPair pair = new YSocketPair(Signaler.PURE_PARK);
+                 YSocketPair eventfd = new YSocketPair(YSocketPair.Kind.EVENTFD, Signaler.PURE_PARK);
+                 NioSignaler nio = new NioSignaler(Signaler.PURE_PARK)) {
                 while (full.write(new byte[100])) {
                     // fill the ring; nobody reads
                 }
@@ -352,9 +405,14 @@ class FaultsTest {
                         n -> sem.poll(ignore, n, TimeUnit.NANOSECONDS) != 0,
                         n -> pollset.poll(n, TimeUnit.NANOSECONDS) != 0,
                         n -> pollsetIds.poll(ignore, n, TimeUnit.NANOSECONDS) != 0,
-                        n -> full.awaitSpace(100, n, TimeUnit.NANOSECONDS));
+                        n -> full.awaitSpace(100, n, TimeUnit.NANOSECONDS),
+                        n -> pair.poll(ignore, n, TimeUnit.NANOSECONDS) != 0,
+                        n -> eventfd.poll(ignore, n, TimeUnit.NANOSECONDS) != 0,
+                        n -> nio.poll(ignore, n, TimeUnit.NANOSECONDS) != 0,
+                        n -> mailbox.poll(v -> { }, n, TimeUnit.NANOSECONDS) != 0);
                 String[] names = {"YSemaphore.await", "YSemaphore.poll(ids)", "YPollset.poll",
-                        "YPollset.poll(ids) (spinning)", "OffHeapYPipe.awaitSpace"};
+                        "YPollset.poll(ids) (spinning)", "OffHeapYPipe.awaitSpace", "YSocketPair.poll",
+                        "YSocketPair(EVENTFD).poll", "NioSignaler.poll", "YMailbox.poll"};
                 long[] timeouts = {1_000, 10_000, 100_000, 1_000_000, 3_000_000};
                 Thread me = Thread.currentThread();
                 AtomicBoolean quiet = new AtomicBoolean();
