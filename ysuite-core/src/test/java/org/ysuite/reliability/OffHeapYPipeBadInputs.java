@@ -22,7 +22,12 @@ final class OffHeapYPipeBadInputs {
         return p;
     }
 
+    private static final List<OffHeapYPipe> CLAIMED = new java.util.ArrayList<>();
+
     static void close() {
+        // An open claim holds the writer side: commit it, or close() cannot free the ring.
+        CLAIMED.forEach(p -> p.commit(false));
+        CLAIMED.clear();
         OPENED.forEach(OffHeapYPipe::close);
         OPENED.clear();
     }
@@ -78,6 +83,7 @@ final class OffHeapYPipeBadInputs {
         // State misuse that the pipe can detect.
         OffHeapYPipe claimed = open(256);
         claimed.claim(8);
+        CLAIMED.add(claimed);
         t.ise("claim() while a claim is open", () -> claimed.claim(8), "claim");
         OffHeapYPipe unflushed = open(256);
         unflushed.write(new byte[8]);
@@ -86,6 +92,7 @@ final class OffHeapYPipeBadInputs {
         // A second writer while the first holds the writer side (an open claim), from another thread.
         OffHeapYPipe busyWriter = open(256);
         busyWriter.claim(8);
+        CLAIMED.add(busyWriter);
         t.ise("a second writer thread during an open claim",
                 () -> runOnOtherThread(() -> busyWriter.write(new byte[4])), "writer", "in use");
         // A second reader while the first is inside readBatch, from another thread.
