@@ -190,18 +190,17 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
         Objects.requireNonNull(src, "src");
         Objects.checkFromIndexSize(offset, length, src.length);
         checkLength(length);
-        enterWriter();
+        long start = beginWrite(length);
+        if (start < 0) {
+            return false;
+        }
         try {
-            long start = reserve(length);
-            if (start < 0) {
-                return false;
-            }
             ring.put(index(start) + HEADER_BYTES, src, offset, length);
             append(start, length, incomplete);
-            return true;
         } finally {
             exitWriter();
         }
+        return true;
     }
 
     /**
@@ -221,19 +220,18 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
         Objects.requireNonNull(src, "src");
         int length = src.remaining();
         checkLength(length);
-        enterWriter();
+        long start = beginWrite(length);
+        if (start < 0) {
+            return false;
+        }
         try {
-            long start = reserve(length);
-            if (start < 0) {
-                return false;
-            }
             ring.put(index(start) + HEADER_BYTES, src, src.position(), length);
             src.position(src.position() + length);
             append(start, length, incomplete);
-            return true;
         } finally {
             exitWriter();
         }
+        return true;
     }
 
     /**
@@ -251,16 +249,8 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      */
     public int claim(int length) {
         checkLength(length);
-        enterWriter();
-        long start;
-        try {
-            start = reserve(length);
-        } catch (RuntimeException e) {
-            exitWriter();
-            throw e;
-        }
+        long start = beginWrite(length);
         if (start < 0) {
-            exitWriter();
             return -1;
         }
         claimStart = start;
@@ -647,16 +637,15 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
     }
 
     /**
-     * Writer: finds room for a message at tail, writing the padding record if the message must
-     * start at the ring's beginning.
+     * Writer: enters the writer side and finds room for a message at tail, writing the padding
+     * record if the message must start at the ring's beginning. The caller exits the side.
      *
-     * @return the record's position, or -1 if the ring has no room now
+     * @return the record's position, or -1 (and the side left) if the ring has no room now
      */
-    private long reserve(int length) {
-        if (claimStart >= 0) {
-            throw new IllegalStateException("a claim is open: commit it first");
-        }
+    private long beginWrite(int length) {
+        enterWriter(); // fails while a claim is open: claim() keeps the side entered
         if (!hasRoom(length)) {
+            exitWriter();
             return -1;
         }
         long start = tail;
