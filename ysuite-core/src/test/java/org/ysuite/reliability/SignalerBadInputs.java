@@ -71,6 +71,11 @@ final class SignalerBadInputs {
      * rethrows what the second waiter got, after releasing the owner with a signal.
      */
     static <S extends Signaler> void secondWaiter(S s, Wait<S> ownerWait, Wait<S> secondWait) throws Throwable {
+        secondWaiter(s, ownerWait, secondWait, () -> s.signal(0));
+    }
+
+    /** As above, for any waitable subject, with {@code release} waking the owner at the end. */
+    static <S> void secondWaiter(S s, Wait<S> ownerWait, Wait<S> secondWait, Runnable release) throws Throwable {
         CountDownLatch done = new CountDownLatch(1);
         Thread owner = new Thread(() -> {
             try {
@@ -92,7 +97,7 @@ final class SignalerBadInputs {
         try {
             OffHeapYPipeBadInputs.runOnOtherThread(() -> secondWait.on(s));
         } finally {
-            s.signal(0);
+            release.run();
             if (!done.await(10, TimeUnit.SECONDS)) {
                 throw new AssertionError("the owner did not wake up");
             }

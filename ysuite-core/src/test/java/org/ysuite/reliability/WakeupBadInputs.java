@@ -96,6 +96,11 @@ final class WakeupBadInputs {
         YMailbox<String> overPlain = new YMailbox<>(noIdsButOne());
         m.ise("poll over a signaler that cannot block", () -> overPlain.poll(h), "PollableSignaler");
         m.ise("poll(timeout) over a signaler that cannot block", () -> overPlain.poll(h, 1, TimeUnit.MILLISECONDS), "PollableSignaler");
+        m.ise("a second reader thread polling while the reader polls", () -> {
+            YMailbox<String> box = new YMailbox<>(new org.ysuite.YPollset(Signaler.PURE_PARK));
+            YMailbox.Writer<String> w = box.newWriter();
+            SignalerBadInputs.secondWaiter(box, b -> b.poll(h), b -> b.poll(h, 10, TimeUnit.SECONDS), () -> w.send("x"));
+        }, "one waiting thread");
         YSocketPair closedPair = new YSocketPair();
         YMailbox<String> overClosed = new YMailbox<>(closedPair);
         YMailbox.Writer<String> lateWriter = overClosed.newWriter();
