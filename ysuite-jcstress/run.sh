@@ -5,8 +5,9 @@
 #
 #   quick    CI mode: jcstress "-m quick" in one VM configuration (tiered, C2 randomizers on),
 #            2 forks per test; ~2-3 min for the whole suite on 2 cores.
-#   default  jcstress "-m default" (all JVM flag configurations; ~15-30 min on 2 cores).
-#   tough    jcstress "-m tough": many more iterations and forks; hours. Run it on a quiet machine
+#   default  jcstress "-m default": every VM configuration, 5 x 1 s per fork, 1 + 5 forks; about
+#            6 min per race on 2 cores (2-3 h for the suite).
+#   tough    jcstress "-m tough": longer and more forks than default; many hours. Run it on a quiet machine
 #            with >= 4 cores so the three-actor races are scheduled too.
 #
 # Extra arguments are passed to jcstress as they are (e.g. -v). Environment: JAVA (default: java on
