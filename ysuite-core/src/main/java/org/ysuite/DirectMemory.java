@@ -3,9 +3,11 @@ package org.ysuite;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.Cleaner;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A cache-line-aligned block of off-heap memory that can be freed deterministically, without
@@ -14,7 +16,10 @@ import java.nio.ByteOrder;
  * <ul>
  *   <li>JDK 22 and later: a shared {@code java.lang.foreign.Arena} (looked up reflectively, since
  *       the library compiles for 17). Closing the arena frees the memory; a stale view of it then
- *       throws {@link IllegalStateException} instead of touching freed memory.
+ *       throws {@link IllegalStateException} instead of touching freed memory. A shared arena is
+ *       never freed by the garbage collector, so {@link #freeWhenUnreachable} registers a
+ *       {@link Cleaner} that closes it once its holder is gone, in case nobody called
+ *       {@link #free()}.
  *   <li>JDK 17 to 21: an over-allocated direct {@link ByteBuffer}, sliced to the alignment, freed
  *       by {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}, open to all).
  *       Callers must make sure no thread touches the memory after {@link #free()}. If that method
@@ -28,6 +33,7 @@ final class DirectMemory {
     private static final MethodHandle ARENA_CLOSE;
     private static final MethodHandle SEGMENT_AS_BYTE_BUFFER;
     private static final MethodHandle INVOKE_CLEANER;
+    private static final Cleaner CLEANER = Cleaner.create();
 
     static {
         MethodHandle ofShared = null;
@@ -72,6 +78,7 @@ final class DirectMemory {
 
     private final ByteBuffer buffer;
     private final Object owner; // the Arena, or the unsliced direct buffer
+    private final AtomicBoolean freed = new AtomicBoolean();
 
     private DirectMemory(ByteBuffer buffer, Object owner) {
         this.buffer = buffer.order(ByteOrder.nativeOrder());
@@ -108,8 +115,25 @@ final class DirectMemory {
         return buffer;
     }
 
-    /** Frees the memory; call at most once, when no thread can touch it any more. */
+    /**
+     * Frees the memory once {@code holder} is unreachable, unless {@link #free()} came first. Only
+     * the arena needs it: a direct buffer's own cleaner frees it once no view of it is left, and
+     * freeing it earlier could pull memory from under a view a careless caller kept.
+     *
+     * @param holder the object whose life bounds the memory's; the memory must not refer to it
+     */
+    void freeWhenUnreachable(Object holder) {
+        if (ARENA_CLOSE != null) {
+            DirectMemory self = this; // the action must not capture the holder
+            CLEANER.register(holder, self::free);
+        }
+    }
+
+    /** Frees the memory (once; later calls do nothing), when no thread can touch it any more. */
     void free() {
+        if (!freed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             if (ARENA_CLOSE != null) {
                 ARENA_CLOSE.invoke(owner);

@@ -1,6 +1,7 @@
 package org.ysuite;
 
 import java.io.Closeable;
+import java.lang.ref.Reference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -47,10 +48,12 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     static final long IN_FLIGHT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final VarHandle STATE;
+    private static final VarHandle WAITER;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(WakeupSignaler.class, "state", int.class);
+            WAITER = MethodHandles.lookup().findVarHandle(WakeupSignaler.class, "waiter", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -58,10 +61,10 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
 
     private volatile int state;
     /**
-     * The owner parked in poll. Written by the owner before its volatile write of PARKED and read
-     * by a signaller only after its CAS read PARKED, so the CAS publishes it.
+     * The thread waiting in poll, or null. Registered with a CAS before the owner publishes
+     * PARKED, and read by a signaller after its volatile read of PARKED, which therefore shows it.
      */
-    private Thread owner;
+    private volatile Thread waiter;
 
     private final SignalBits bits;
     private final int spinIterations;
@@ -69,11 +72,8 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     final FdGuard guard = new FdGuard();
 
     WakeupSignaler(int capacity, int spinIterations) {
-        if (spinIterations < 0) {
-            throw new IllegalArgumentException("spinIterations must be >= 0: " + spinIterations);
-        }
+        this.spinIterations = Waits.checkSpinIterations(spinIterations);
         this.bits = new SignalBits(capacity);
-        this.spinIterations = spinIterations;
     }
 
     /** Writes one wake-up; called by at most one signaller per ARMED cycle, inside the guard. */
@@ -116,7 +116,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     @Override
     public final void signal(int id) {
         if (id < 0 || id >= bits.capacity()) {
-            throw new IllegalArgumentException("id must be in [0, " + bits.capacity() + "): " + id);
+            throw Waits.badId(id, bits.capacity());
         }
         if (guard.isClosed()) {
             throw closed();
@@ -132,8 +132,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                     return;
                 }
             } else if (s == PARKED) {
+                Thread w = waiter; // registered before PARKED was published, so visible here
                 if (STATE.compareAndSet(this, PARKED, IDLE)) {
-                    LockSupport.unpark(owner); // owner was published by the owner's write of PARKED
+                    LockSupport.unpark(w); // null (owner already gone) is a no-op
                     return;
                 }
             } else {
@@ -150,6 +151,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             writeWakeup();
         } finally {
             guard.exit();
+            // Keep this object reachable until the system call is over, so that a Cleaner of a
+            // subclass cannot close the descriptor (and let its number be reused) under the call.
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -217,11 +221,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
      */
     @Override
     public final int poll(IntConsumer ids, long timeout, TimeUnit unit) throws InterruptedException {
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
-        }
-        return await(ids, true, unit.toNanos(timeout));
+        return await(ids, true, Waits.timeoutNanos(timeout, unit));
     }
 
     private int await(IntConsumer ids, boolean timed, long nanos) throws InterruptedException {
@@ -238,32 +238,49 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
         if (n != 0) {
             return n;
         }
-        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        long deadline = timed ? Waits.deadline(nanos) : 0L;
         for (int i = 0; i < spinIterations; i++) {
             if (bits.any()) {
                 return bits.take(ids); // only the owner takes, so the bits are still there
             }
             Thread.onSpinWait();
         }
-        owner = Thread.currentThread();
+        Thread me = Thread.currentThread();
+        if (!WAITER.compareAndSet(this, null, me)) {
+            throw Waits.secondWaiter(this, waiter);
+        }
+        try {
+            return sleep(ids, timed, deadline);
+        } finally {
+            waiter = null; // PARKED is withdrawn on every path out of sleep()
+        }
+    }
+
+    private int sleep(IntConsumer ids, boolean timed, long deadline) throws InterruptedException {
         for (;;) {
             int s = state;
             if (s == WOKEN) {
                 // A wake-up from an earlier arm is outstanding: read it back before parking,
                 // since signallers do nothing while the state is WOKEN.
-                n = awaitOutstanding(ids, timed, deadline);
+                int n = awaitOutstanding(ids, timed, deadline);
                 if (n != 0) {
                     return n;
                 }
                 if (timed && deadline - System.nanoTime() <= 0) {
-                    return 0;
+                    return bits.take(ids);
                 }
                 continue;
             }
             if (s != PARKED && !STATE.compareAndSet(this, s, PARKED)) {
                 continue; // ARMED -> WOKEN by a signaller: handle it above
             }
-            n = bits.take(ids); // re-read after publishing PARKED (Dekker with signal)
+            int n;
+            try {
+                n = bits.take(ids); // re-read after publishing PARKED (Dekker with signal)
+            } catch (RuntimeException | Error e) {
+                disarmPark();
+                throw e;
+            }
             if (n != 0) {
                 disarmPark();
                 return n;
@@ -276,15 +293,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                 disarmPark();
                 throw closed();
             }
-            if (timed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    disarmPark();
-                    return bits.take(ids);
-                }
-                LockSupport.parkNanos(this, left);
-            } else {
-                LockSupport.park(this);
+            if (!Waits.park(this, timed, deadline)) {
+                disarmPark(); // time is up: withdraw PARKED, take what arrived meanwhile
+                return bits.take(ids);
             }
         }
     }
@@ -316,6 +327,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             awaitWakeup(slice);
         } finally {
             guard.exit();
+            Reference.reachabilityFence(this);
         }
         return 0;
     }
@@ -339,6 +351,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             }
         } finally {
             guard.exit();
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -368,8 +381,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             if (s != PARKED) {
                 return;
             }
+            Thread w = waiter;
             if (STATE.compareAndSet(this, PARKED, IDLE)) {
-                LockSupport.unpark(owner);
+                LockSupport.unpark(w);
                 return;
             }
         }

@@ -111,13 +111,23 @@ public final class YMailbox<T> {
      */
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        if (pollable != null) {
-            pollable.check(markFired);
-        } else {
+        if (pollable == null) {
             anyFired = true; // cannot tell which id fired: visit every pipe
             Arrays.fill(fired, true);
+            return drainRound(handler);
         }
-        return drainRound(handler);
+        int n;
+        int ids;
+        do {
+            // An id can fire for a message a previous round already drained (ids shared by
+            // several writers, or a writer whose signal came after the reader had visited its
+            // pipe for another id). Return 0 only after a check that found no id at all: that
+            // is the check that leaves the signaler armed (an fd-based signaler's descriptor
+            // armed for a native poller), so sleeping after it cannot miss the next flush.
+            ids = pollable.check(markFired);
+            n = drainRound(handler);
+        } while (n == 0 && ids > 0);
+        return n;
     }
 
     /**
@@ -247,7 +257,7 @@ public final class YMailbox<T> {
          * @throws NullPointerException if {@code message} is null
          */
         public void write(T message) {
-            pipe.write(message, false);
+            pipe.write(Objects.requireNonNull(message, "message"), false);
         }
 
         /**
@@ -258,7 +268,7 @@ public final class YMailbox<T> {
          * @throws NullPointerException if {@code message} is null
          */
         public void write(T message, boolean incomplete) {
-            pipe.write(message, incomplete);
+            pipe.write(Objects.requireNonNull(message, "message"), incomplete);
         }
 
         /**
@@ -284,7 +294,7 @@ public final class YMailbox<T> {
          * @throws NullPointerException if {@code message} is null
          */
         public void send(T message) {
-            pipe.write(message, false);
+            pipe.write(Objects.requireNonNull(message, "message"), false);
             flush();
         }
 

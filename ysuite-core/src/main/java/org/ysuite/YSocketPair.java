@@ -1,5 +1,6 @@
 package org.ysuite;
 
+import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import jnr.ffi.Pointer;
@@ -47,9 +48,11 @@ import org.ysuite.internal.Posix;
  * {@link #close()} may run concurrently with signals: every system call on the descriptors is
  * bracketed by an in-flight counter, {@code close} waits for the calls in flight and only then
  * closes the descriptors, and a later {@code signal} throws {@link IllegalStateException} — so no
- * write can land on a descriptor number the kernel has reused.
+ * write can land on a descriptor number the kernel has reused. A signaler that becomes unreachable
+ * without {@code close()} has its descriptors closed by a {@link Cleaner} (but do close it: the
+ * garbage collector may take a long time).
  *
- * <p>Linux only (jnr-ffi &ge; 2.2.18). On JDK 24+ run with {@code --enable-native-access=ALL-UNNAMED}
+ * <p>Linux only (jnr-ffi &ge; 2.2.19). On JDK 24+ run with {@code --enable-native-access=ALL-UNNAMED}
  * (or the {@code Enable-Native-Access: ALL-UNNAMED} manifest entry of an executable jar) to avoid
  * the JDK's native-access warning.
  */
@@ -66,6 +69,9 @@ public final class YSocketPair extends WakeupSignaler {
         EVENTFD
     }
 
+    /** Closes the descriptors of a signaler that became unreachable without {@link #close()}. */
+    private static final Cleaner CLEANER = Cleaner.create();
+
     private final Kind kind;
     private final int readFd;
     private final int writeFd;
@@ -78,6 +84,8 @@ public final class YSocketPair extends WakeupSignaler {
     private final Pointer readBuffer;
     /** Owner only: one {@code struct pollfd} for waiting on an in-flight wake-up. */
     private final Pointer pollfd;
+    /** Closes the descriptors exactly once: from {@link #close()} or, if forgotten, after GC. */
+    private final Cleaner.Cleanable cleanable;
 
     /** Opens a socketpair signaler that spins {@link #DEFAULT_SPIN_ITERATIONS} before parking. */
     public YSocketPair() {
@@ -122,11 +130,13 @@ public final class YSocketPair extends WakeupSignaler {
         super(CAPACITY, spinIterations);
         this.kind = Objects.requireNonNull(kind, "kind");
         this.libc = Posix.libc();
-        this.readBuffer = Posix.allocate(64);
-        this.pollfd = Posix.allocate(Posix.POLLFD_SIZE);
-        this.wakeBuffer = Posix.allocate(8);
+        // One native block: [0,8) wake-up value, [8,16) pollfd, [16,80) read buffer, [80,88) sv[2].
+        Pointer memory = Posix.allocate(88);
+        this.wakeBuffer = memory.slice(0, 8);
+        this.pollfd = memory.slice(8, Posix.POLLFD_SIZE);
+        this.readBuffer = memory.slice(16, 64);
         if (kind == Kind.SOCKETPAIR) {
-            Pointer sv = Posix.allocate(8);
+            Pointer sv = memory.slice(80, 8);
             int rc = libc.socketpair(Posix.AF_UNIX,
                     Posix.SOCK_STREAM | Posix.SOCK_NONBLOCK | Posix.SOCK_CLOEXEC, 0, sv);
             if (rc != 0) {
@@ -145,6 +155,26 @@ public final class YSocketPair extends WakeupSignaler {
             this.writeFd = fd;
             this.wakeBuffer.putLong(0, 1L); // native byte order, as eventfd expects
             this.wakeLength = 8;
+        }
+        this.cleanable = CLEANER.register(this, new CloseDescriptors(readFd, writeFd));
+    }
+
+    /** The cleaning action: holds the numbers only, never the signaler. */
+    private static final class CloseDescriptors implements Runnable {
+        private final int readFd;
+        private final int writeFd;
+
+        CloseDescriptors(int readFd, int writeFd) {
+            this.readFd = readFd;
+            this.writeFd = writeFd;
+        }
+
+        @Override
+        public void run() {
+            Posix.closeQuietly(readFd);
+            if (writeFd != readFd) {
+                Posix.closeQuietly(writeFd);
+            }
         }
     }
 
@@ -220,10 +250,7 @@ public final class YSocketPair extends WakeupSignaler {
 
     @Override
     void closeResources() {
-        Posix.closeQuietly(readFd);
-        if (writeFd != readFd) {
-            Posix.closeQuietly(writeFd);
-        }
+        cleanable.clean(); // runs CloseDescriptors at most once, whoever asks first
     }
 
     @Override

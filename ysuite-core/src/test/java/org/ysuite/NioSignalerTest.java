@@ -3,11 +3,15 @@ package org.ysuite;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.BitSet;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +55,58 @@ class NioSignalerTest {
             assertEquals(1, s.check(got::set));
             assertTrue(got.get(17));
         }
+    }
+
+    /** As YSocketPairTest's native-poller test, with a JDK Selector waiting on channel(). */
+    @Test
+    void aSelectorFollowingTheRuleNeverMissesAWakeup() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (NioSignaler s = new NioSignaler(); Selector selector = Selector.open()) {
+                s.channel().register(selector, SelectionKey.OP_READ);
+                final int rounds = 10_000;
+                AtomicIntegerArray pending = new AtomicIntegerArray(2);
+                AtomicBoolean stop = new AtomicBoolean();
+                Thread[] signallers = new Thread[2];
+                for (int t = 0; t < 2; t++) {
+                    final int id = t * 200;
+                    final int slot = t;
+                    signallers[t] = new Thread(() -> {
+                        for (int r = 0; r < rounds && !stop.get(); r++) {
+                            pending.set(slot, 1);
+                            s.signal(id);
+                            while (pending.get(slot) != 0 && !stop.get()) {
+                                Thread.yield();
+                            }
+                        }
+                    });
+                    signallers[t].start();
+                }
+                int[] delivered = new int[1];
+                int sleeps = 0;
+                try {
+                    while (delivered[0] < 2 * rounds) {
+                        int n = s.check(id -> {
+                            assertEquals(1, pending.getAndSet(id / 200, 0), "id " + id + " without a fire");
+                            delivered[0]++;
+                        });
+                        if (n == 0) {
+                            sleeps++;
+                            int ready = selector.select(5_000);
+                            selector.selectedKeys().clear();
+                            assertTrue(ready != 0 || pending.get(0) + pending.get(1) == 0,
+                                    "lost wake-up: a signal is pending but select() slept 5 s");
+                        }
+                    }
+                } finally {
+                    stop.set(true);
+                    for (Thread t : signallers) {
+                        t.join(10_000);
+                    }
+                }
+                assertEquals(2 * rounds, delivered[0]);
+                assertTrue(sleeps > 0, "the owner never selected: test is void");
+            }
+        });
     }
 
     @Test

@@ -348,6 +348,57 @@ class WakeupSignalerTest {
         });
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aThrowingSinkLosesNoUndeliveredId(String name, Supplier<WakeupSignaler> factory) {
+        try (WakeupSignaler s = factory.get()) {
+            for (int id = 60; id < 70; id++) {
+                s.signal(id); // ids 60..69 span two words of the bit set
+            }
+            BitSet first = new BitSet();
+            assertThrows(IllegalStateException.class, () -> s.check(id -> {
+                first.set(id);
+                if (id == 62) {
+                    throw new IllegalStateException("sink failed");
+                }
+            }));
+            BitSet rest = new BitSet();
+            assertEquals(7, s.check(rest::set));
+            assertEquals(BitSet.valueOf(new long[] {0b111L << 60}), first);
+            BitSet expected = new BitSet();
+            expected.set(63, 70);
+            assertEquals(expected, rest);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aSecondWaiterIsRejected(String name, Supplier<WakeupSignaler> factory) {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (WakeupSignaler s = factory.get()) {
+                AtomicInteger got = new AtomicInteger(-1);
+                Thread owner = new Thread(() -> {
+                    try {
+                        s.poll(got::set);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                owner.start();
+                while (owner.getState() != Thread.State.WAITING) { // parked in poll
+                    Thread.onSpinWait();
+                }
+                IllegalStateException e = assertThrows(IllegalStateException.class,
+                        () -> s.poll(id -> { }, 1, TimeUnit.SECONDS));
+                assertTrue(e.getMessage().contains("one waiting thread"), e.getMessage());
+                s.signal(11);
+                owner.join(10_000);
+                assertFalse(owner.isAlive());
+                assertEquals(11, got.get());
+            }
+        });
+    }
+
     private static int[] shuffled(SplittableRandom rnd) {
         int[] a = new int[256];
         for (int i = 0; i < 256; i++) {

@@ -106,6 +106,46 @@ class YMailboxTest {
     }
 
     @Test
+    void checkReturnsZeroOnlyAfterACheckOfTheSignalerFoundNothing() {
+        // A signaler that reports a stale id once: the mailbox must look again, so that its
+        // last check of the signaler is the one that found nothing (and armed it).
+        int[] checks = {0};
+        PollableSignaler stale = new PollableSignaler() {
+            @Override
+            public void signal(int id) {
+            }
+
+            @Override
+            public int capacity() {
+                return 1;
+            }
+
+            @Override
+            public int check(java.util.function.IntConsumer ids) {
+                if (checks[0]++ == 0) {
+                    ids.accept(0);
+                    return 1;
+                }
+                return 0;
+            }
+
+            @Override
+            public int poll(java.util.function.IntConsumer ids) {
+                throw new AssertionError("not used");
+            }
+
+            @Override
+            public int poll(java.util.function.IntConsumer ids, long timeout, TimeUnit unit) {
+                throw new AssertionError("not used");
+            }
+        };
+        YMailbox<String> mailbox = new YMailbox<>(stale);
+        mailbox.newWriter();
+        assertEquals(0, mailbox.check(m -> { throw new AssertionError(); }));
+        assertEquals(2, checks[0], "the stale id found no message, so the mailbox checked again");
+    }
+
+    @Test
     void pollNeedsAPollableSignaler() {
         YMailbox<String> mailbox = new YMailbox<>(new CountingSignaler());
         IllegalStateException e =

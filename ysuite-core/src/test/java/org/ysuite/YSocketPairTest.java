@@ -23,6 +23,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Stream;
 import jnr.ffi.Pointer;
 import org.junit.jupiter.api.Test;
@@ -80,6 +82,120 @@ class YSocketPairTest {
         }
     }
 
+    /**
+     * The fd path under the rule "wait only after check() returned 0": two signallers, each firing
+     * its id again as soon as the owner took the last one, the owner waiting in poll(2) on fd().
+     * A lost wake-up would leave poll(2) asleep with a signal pending: it fails after 5 s.
+     */
+    @ParameterizedTest
+    @EnumSource(YSocketPair.Kind.class)
+    void aNativePollerFollowingTheRuleNeverMissesAWakeup(YSocketPair.Kind kind) {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (YSocketPair s = new YSocketPair(kind)) {
+                final int rounds = 10_000;
+                AtomicIntegerArray pending = new AtomicIntegerArray(2);
+                AtomicBoolean stop = new AtomicBoolean();
+                Thread[] signallers = new Thread[2];
+                for (int t = 0; t < 2; t++) {
+                    final int id = t * 200; // ids 0 and 200: different words of the bit set
+                    final int slot = t;
+                    signallers[t] = new Thread(() -> {
+                        for (int r = 0; r < rounds && !stop.get(); r++) {
+                            pending.set(slot, 1);
+                            s.signal(id);
+                            while (pending.get(slot) != 0 && !stop.get()) {
+                                Thread.yield();
+                            }
+                        }
+                    });
+                    signallers[t].start();
+                }
+                int[] delivered = new int[1];
+                int sleeps = 0;
+                try {
+                    while (delivered[0] < 2 * rounds) {
+                        int n = s.check(id -> {
+                            assertEquals(1, pending.getAndSet(id / 200, 0), "id " + id + " without a fire");
+                            delivered[0]++;
+                        });
+                        if (n == 0) {
+                            sleeps++;
+                            int revents = Posix.pollIn(s.fd(), pollfd, 5_000);
+                            assertTrue(revents != 0 || pending.get(0) + pending.get(1) == 0,
+                                    "lost wake-up: a signal is pending but the fd stayed unreadable for 5 s");
+                        }
+                    }
+                } finally {
+                    stop.set(true);
+                    for (Thread t : signallers) {
+                        t.join(10_000);
+                    }
+                }
+                assertEquals(2 * rounds, delivered[0]);
+                assertTrue(sleeps > 0, "the owner never waited on the fd: test is void");
+            }
+        });
+    }
+
+    /**
+     * Races one signal against the owner's arming {@code check()} in each of many rounds (both
+     * threads released together by a spinning barrier, the signaller after a random short delay to
+     * sweep the window). After the round, if the owner's check found nothing, a fired signal must
+     * have made the fd readable: otherwise a native poller would now sleep with a signal pending.
+     */
+    @ParameterizedTest
+    @EnumSource(YSocketPair.Kind.class)
+    void aSignalRacingTheArmingCheckIsNeverLost(YSocketPair.Kind kind) {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (YSocketPair s = new YSocketPair(kind)) {
+                final int rounds = 50_000;
+                AtomicInteger go = new AtomicInteger();
+                AtomicInteger done = new AtomicInteger();
+                Thread signaller = new Thread(() -> {
+                    SplittableRandom rnd = new SplittableRandom(7);
+                    for (int r = 1; r <= rounds; r++) {
+                        awaitAtLeast(go, r);
+                        for (int d = rnd.nextInt(64); d > 0; d--) {
+                            Thread.onSpinWait();
+                        }
+                        s.signal(r & 255);
+                        done.set(r);
+                    }
+                });
+                signaller.setDaemon(true);
+                signaller.start();
+                int raced = 0;
+                for (int r = 1; r <= rounds; r++) {
+                    go.set(r);
+                    int n1 = s.check(id -> { });
+                    awaitAtLeast(done, r);
+                    if (n1 == 0) {
+                        raced++;
+                        boolean readable = readable(s.fd());
+                        int n2 = s.check(id -> { });
+                        assertFalse(n2 > 0 && !readable,
+                                "round " + r + ": lost wake-up, the signal is pending but the armed fd is not readable");
+                    } else {
+                        s.check(id -> { }); // drained: the next round starts armed or idle alike
+                    }
+                }
+                signaller.join(10_000);
+                assertTrue(raced > 0, "the owner's check never ran first: test is void");
+            }
+        });
+    }
+
+    /** Spins (then yields, on a busy machine) until {@code counter >= value}. */
+    private static void awaitAtLeast(AtomicInteger counter, int value) {
+        for (int spins = 0; counter.get() < value; spins++) {
+            if (spins < 10_000) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
     @Test
     void eventfdUsesOneDescriptorAndSocketpairTwo() throws IOException {
         long base = openFds();
@@ -111,6 +227,24 @@ class YSocketPairTest {
                 assertTrue(got.get(4));
             }
         });
+    }
+
+    @Test
+    void aForgottenSignalerHasItsDescriptorsClosedAfterGc() throws IOException {
+        long base = openFds();
+        for (int i = 0; i < 100; i++) {
+            YSocketPair s = new YSocketPair(i % 2 == 0 ? YSocketPair.Kind.SOCKETPAIR : YSocketPair.Kind.EVENTFD);
+            s.check(id -> { });
+            s.signal(1);
+        }
+        assertTrue(openFds() >= base + 150, "the signalers hold their descriptors while reachable");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long now;
+        while ((now = openFds()) > base && System.nanoTime() - deadline < 0) {
+            System.gc(); // the Cleaner thread closes them once the collector has found them
+            Thread.yield();
+        }
+        assertTrue(now <= base, "descriptors of unreachable signalers were not closed: " + now + " > " + base);
     }
 
     @Test

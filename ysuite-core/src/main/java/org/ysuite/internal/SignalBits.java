@@ -77,7 +77,8 @@ public final class SignalBits {
     }
 
     /**
-     * Takes every fired id, handing each to {@code sink} in increasing order.
+     * Takes every fired id, handing each to {@code sink} in increasing order. If {@code sink}
+     * throws, the ids not yet handed to it stay fired and the exception propagates.
      *
      * @param sink receives the ids
      * @return the number of ids taken
@@ -89,12 +90,21 @@ public final class SignalBits {
                 continue;
             }
             long w = (long) WORDS.getAndSet(words, i, 0L);
-            n += Long.bitCount(w);
             int base = i << 6;
             while (w != 0) {
                 int b = Long.numberOfTrailingZeros(w);
                 w &= w - 1;
-                sink.accept(base + b);
+                try {
+                    sink.accept(base + b);
+                } catch (RuntimeException | Error e) {
+                    // Put the undelivered ids of this word back (later words were not taken yet),
+                    // so a throwing sink loses nothing: the next take delivers them.
+                    if (w != 0) {
+                        WORDS.getAndBitwiseOr(words, i, w);
+                    }
+                    throw e;
+                }
+                n++;
             }
         }
         return n;
