@@ -123,6 +123,13 @@ final class OffHeapYPipeBadInputs {
         t.ise("checkRead after close", closed::checkRead, "closed");
         t.ise("read after close", () -> closed.read(m), "closed");
         t.ise("readBatch after close", () -> closed.readBatch((b, o, l) -> { }), "closed");
+        t.ise("commit after close without a claim", () -> closed.commit(false), "closed");
+        // A claim open when close() came: commit releases it, and says the message is discarded.
+        OffHeapYPipe closedMidClaim = open(256);
+        closedMidClaim.claim(8);
+        closedMidClaim.close();
+        t.ise("claimBuffer after close during a claim", closedMidClaim::claimBuffer, "closed");
+        t.ise("commit after close during a claim", () -> closedMidClaim.commit(false), "closed", "discarded");
         return t.rows;
     }
 

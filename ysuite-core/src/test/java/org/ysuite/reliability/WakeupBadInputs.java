@@ -83,9 +83,9 @@ final class WakeupBadInputs {
         m.iae("new YMailbox(signaler of capacity 0)", () -> new YMailbox<String>(noIds), "signaler.capacity()", "1", 0);
         YMailbox<String> mailbox = new YMailbox<>();
         YMailbox.Writer<String> writer = mailbox.newWriter();
-        m.npe("Writer.write(null)", () -> writer.write(null), "value");
-        m.npe("Writer.write(null, true)", () -> writer.write(null, true), "value");
-        m.npe("Writer.send(null)", () -> writer.send(null), "value");
+        m.npe("Writer.write(null)", () -> writer.write(null), "message");
+        m.npe("Writer.write(null, true)", () -> writer.write(null, true), "message");
+        m.npe("Writer.send(null)", () -> writer.send(null), "message");
         m.npe("check(null)", () -> mailbox.check(null), "handler");
         m.npe("poll(null)", () -> mailbox.poll(null), "handler");
         m.npe("poll(null, 1, ms)", () -> mailbox.poll(null, 1, TimeUnit.MILLISECONDS), "handler");
