@@ -171,7 +171,7 @@ class CloseDuringUseTest {
                         // An open claim holds the writer side: close() cannot free the ring
                         // until it is committed, and claimBuffer() after close() throws. A
                         // writer that leaves without commit() keeps the ring until GC (see
-                        // docs/reliability.md, known issues).
+                        // README, Reliability, Findings).
                         pipe.commit(false);
                     }
                     pipe.flush();
@@ -297,7 +297,7 @@ class CloseDuringUseTest {
     /**
      * As {@link #assertBaseline()}, but direct memory that the garbage collector gives back counts
      * as returned: NioSignaler keeps a 64-byte direct read buffer that close() does not free (see
-     * docs/reliability.md, known issues). Descriptors must be back at once, without any GC.
+     * README, Reliability, Findings). Descriptors must be back at once, without any GC.
      */
     private void assertBaselineAfterGc() {
         Baseline fdsNow = Baseline.now();
