@@ -261,7 +261,9 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
 
     /**
      * Returns the buffer that {@link #claim(int)} indexes: the ring itself. Write only inside a
-     * claimed range, with absolute puts, and only until the claim is committed.
+     * claimed range, with absolute puts, and only until the claim is committed. After a
+     * {@code close()} this throws; a writer holding a claim should still call
+     * {@link #commit(boolean)} (in a {@code finally}), which releases the ring.
      *
      * @return the ring buffer, in native byte order
      * @throws IllegalStateException if the pipe is closed
@@ -273,16 +275,23 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
 
     /**
      * Completes the open claim: the message becomes part of the pipe, visible at the next flush.
+     * If the pipe was closed while the claim was open, the claim is discarded, the writer side
+     * is released (so the memory can be freed) and {@link IllegalStateException} is thrown.
      *
      * @param incomplete {@code true} if more parts of the same message follow
-     * @throws IllegalStateException if no claim is open
+     * @throws IllegalStateException if no claim is open, or the pipe was closed meanwhile
      */
     public void commit(boolean incomplete) {
         if (claimStart < 0) {
+            checkOpen(writerStateOpaque());
             throw new IllegalStateException("no open claim: call claim(length) first");
         }
         long start = claimStart;
         claimStart = -1;
+        if (writerStateOpaque() == CLOSING) {
+            exitWriter(); // the last one out frees the memory
+            throw new IllegalStateException("pipe is closed: the claimed message is discarded");
+        }
         append(start, claimLength, incomplete);
         exitWriter();
     }

@@ -257,7 +257,7 @@ public final class YMailbox<T> {
          * @throws NullPointerException if {@code message} is null
          */
         public void write(T message) {
-            pipe.write(message, false);
+            pipe.write(Objects.requireNonNull(message, "message"), false);
         }
 
         /**
@@ -268,7 +268,7 @@ public final class YMailbox<T> {
          * @throws NullPointerException if {@code message} is null
          */
         public void write(T message, boolean incomplete) {
-            pipe.write(message, incomplete);
+            pipe.write(Objects.requireNonNull(message, "message"), incomplete);
         }
 
         /**
@@ -294,7 +294,7 @@ public final class YMailbox<T> {
          * @throws NullPointerException if {@code message} is null
          */
         public void send(T message) {
-            pipe.write(message, false);
+            pipe.write(Objects.requireNonNull(message, "message"), false);
             flush();
         }
 

@@ -281,6 +281,18 @@ class OffHeapYPipeTest {
     }
 
     @Test
+    void commitAfterCloseReleasesTheClaimAndSaysTheMessageIsDiscarded() {
+        OffHeapYPipe pipe = new OffHeapYPipe(256);
+        assertTrue(pipe.claim(8) >= 0);
+        pipe.close();
+        assertThrows(IllegalStateException.class, pipe::claimBuffer);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> pipe.commit(false));
+        assertTrue(e.getMessage().contains("discarded"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> pipe.commit(false));
+        assertThrows(IllegalStateException.class, () -> pipe.write(new byte[1]));
+    }
+
+    @Test
     void closeFromInsideAHandlerStopsTheBatch() {
         OffHeapYPipe pipe = new OffHeapYPipe(256);
         for (int i = 0; i < 3; i++) {

@@ -1,0 +1,72 @@
+package org.ysuite.jcstress;
+
+import jnr.ffi.Pointer;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+import org.ysuite.YSocketPair;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * YSocketPair (socketpair kind): {@code signal(7)} racing the owner's drain ({@code check}), which
+ * reads back an outstanding wake-up, takes the bits and, finding none, re-arms the descriptor.
+ * The owner starts busy (its last check took an id, so the descriptor is not armed): the racing
+ * check is the one that finds nothing and arms it, publishing ARMED and re-reading the bits
+ * (Dekker with the signaller's fire-then-read-state).
+ *
+ * <p>r1 = ids the racing check took; r2 = 1 if {@code fd()} then polls readable (what a native
+ * poller would see, asked with a zero timeout); r3 = ids the owner's next check takes. Forbidden
+ * is the lost wake-up: the owner's check found nothing (it would now sleep in poll(2)), id 7 is
+ * unconsumed, and the descriptor reads not-ready. A readable descriptor with nothing behind it is
+ * a spurious wake-up, which the contract allows.
+ */
+@JCStressTest
+@Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "check took the signal; no wake-up left")
+@Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "check found nothing and re-armed; the signal made fd readable")
+@Outcome(id = "1, 1, 0", expect = ACCEPTABLE_INTERESTING, desc = "check took the signal; its wake-up byte stays (spurious wake-up, allowed)")
+@Outcome(id = "0, 0, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP: id fired and unconsumed, owner armed, fd not readable")
+@Outcome(expect = FORBIDDEN, desc = "signal lost or taken twice")
+@State
+public class YSocketPairIdleArmVsSignal {
+
+    private static final ConcurrentLinkedQueue<YSocketPair> POOL = new ConcurrentLinkedQueue<>();
+
+    private final YSocketPair signals;
+    private final Pointer pollfd = Readiness.pollfd();
+
+    /** Takes a signaler from the pool (descriptors are reused, not opened per round); leaves the owner busy. */
+    public YSocketPairIdleArmVsSignal() {
+        YSocketPair s = POOL.poll();
+        signals = s != null ? s : new YSocketPair(YSocketPair.Kind.SOCKETPAIR);
+        while (signals.check(id -> { }) != 0) {
+            // drain leftovers; the last check found nothing and armed the descriptor
+        }
+        signals.signal(3); // armed: this writes the wake-up
+        signals.check(id -> { }); // reads it back, takes id 3: the owner is busy (IDLE), not armed
+    }
+
+    @Actor
+    public void signaller() {
+        signals.signal(7);
+    }
+
+    @Actor
+    public void owner(III_Result r) {
+        r.r1 = signals.check(id -> { });
+    }
+
+    @Arbiter
+    public void poller(III_Result r) {
+        r.r2 = Readiness.readable(pollfd, signals.fd());
+        r.r3 = signals.check(id -> { });
+        POOL.offer(signals);
+    }
+}
