@@ -319,7 +319,8 @@ final class Report {
 
     private void target(String what, String goal, double measured, boolean met, String detail) {
         out.append("| ").append(what).append(" | ").append(goal).append(" | ").append(fmtRatio(measured))
-                .append(" | ").append(Double.isNaN(measured) ? "not measured" : met ? "met" : "**missed**")
+                .append(" | ").append(Double.isNaN(measured) ? "not measured" : goal.equals("none") ? "context"
+                        : met ? "met" : "**missed**")
                 .append(" | ").append(detail).append(" |\n");
     }
 
