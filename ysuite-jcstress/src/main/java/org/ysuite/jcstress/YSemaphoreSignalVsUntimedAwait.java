@@ -8,9 +8,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.YSemaphore;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -27,11 +27,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class YSemaphoreSignalVsUntimedAwait {
 
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread t = new Thread(task, "ysuite-jcstress-watchdog");
-        t.setDaemon(true);
-        return t;
-    });
+    /** One watchdog task per sample; cancelled ones must leave the queue at once, or millions of them pile up. */
+    private static final ScheduledExecutorService WATCHDOG = watchdog();
+
+    private static ScheduledExecutorService watchdog() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread t = new Thread(task, "ysuite-jcstress-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
 
     private final YSemaphore semaphore = new YSemaphore();
 
