@@ -99,36 +99,15 @@ public class SenderBatch {
         }
     }
 
-    /** OffHeapYPipe of 8-byte messages over a 64 KiB ring, reader woken by a YSemaphore. */
+    /**
+     * The throughput scenario's OffHeapYPipe state (8-byte messages over a 64 KiB ring, reader
+     * woken by a YSemaphore), with the number of messages written per flush.
+     */
     @State(Scope.Benchmark)
-    public static class OffHeapBatch {
+    public static class OffHeapBatch extends Throughput.OffHeapStream {
         /** Messages written per flush. */
         @Param({"1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"})
         public int batch;
-
-        final byte[] payload = new byte[8];
-        OffHeapYPipe pipe;
-        YSemaphore wake;
-        Partner consumer;
-        long sum;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            pipe = new OffHeapYPipe(64 * 1024);
-            wake = new YSemaphore();
-            OffHeapYPipe.MessageHandler handler = (buf, off, len) -> sum += buf.getLong(off);
-            consumer = Partner.start("offheap-reader", () -> {
-                if (pipe.readBatch(handler) == 0) {
-                    wake.await();
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
-            pipe.close();
-        }
     }
 
     /**
