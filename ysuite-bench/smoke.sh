@@ -2,7 +2,8 @@
 # Smoke run of every ysuite-bench benchmark: one fork, no warmup, one 100 ms iteration each,
 # under -prof gc, with reduced message-size and batch-size parameter lists. It checks that every
 # benchmark still runs (none can rot); the figures mean nothing. Exits non-zero if any benchmark
-# fails (JMH fail-on-error). Takes well under a minute on an idle 2-core machine.
+# fails (JMH fail-on-error). The terminal shows one progress line per benchmark and the tables; JMH's
+# own output goes to jmh.log in the (temporary) results folder, printed here only if the run fails.
 #
 # Usage (from the repository root): ysuite-bench/smoke.sh
 # Builds the jar first unless SMOKE_NO_BUILD=1 and the jar exists.
@@ -15,7 +16,12 @@ fi
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/ysuite-bench-smoke.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 # Same benchmarks, forks and profiler as the report; timeout guards a hung benchmark.
-timeout 600 java -jar "$JAR" report --smoke --out "$OUT"
+if ! timeout 600 java -jar "$JAR" report --smoke --out "$OUT"; then
+  echo "ysuite-bench smoke: FAILED; the end of JMH's output follows" >&2
+  tail -n 200 "$OUT/jmh.log" >&2 || true
+  exit 1
+fi
 test -s "$OUT/jmh-result.json"
 test -s "$OUT/results.csv"
+test -s "$OUT/jmh.log"
 echo "ysuite-bench smoke: OK"

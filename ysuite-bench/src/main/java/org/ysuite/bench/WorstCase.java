@@ -19,6 +19,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MpscBlockingConsumerArrayQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -239,6 +240,78 @@ public class WorstCase {
     @Transport(label = "JCTools MpscBlockingConsumerArrayQueue", kind = Transport.Kind.BLOCKING)
     public Long jctoolsMpscBlocking(MpscBlockingPing s) throws InterruptedException {
         return queuePingPong(s);
+    }
+
+    /**
+     * The JVM's park/unpark floor: a turn handed back and forth with {@code LockSupport} alone
+     * (two volatile counters, no queue, no spin), each side parked whenever it waits. Every
+     * blocking row of this scenario pays at least this once per message; the pure-park y-suite
+     * rows are measured against it.
+     *
+     * <p>Ordering: the pinger writes {@code ping} (volatile) and then reads {@code echoThread};
+     * the echo writes {@code echoThread} and then reads {@code ping}. Both pairs are volatile, so
+     * at least one side sees the other's write: either the pinger unparks the echo, or the echo
+     * sees the new {@code ping} without parking. The echo's write of {@code pong} publishes the
+     * reply; {@code main} is written before the first {@code ping} and so is visible to the echo.
+     */
+    @State(Scope.Benchmark)
+    public static class ParkPing {
+        volatile long ping;
+        volatile long pong;
+        volatile Thread main;
+        volatile Thread echoThread;
+        Partner echo;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            echo = Partner.start("park-echo", () -> {
+                Thread self = Thread.currentThread();
+                if (echoThread == null) {
+                    echoThread = self;
+                }
+                long p;
+                while ((p = ping) == pong) {
+                    if (self.isInterrupted()) {
+                        return;
+                    }
+                    LockSupport.park(this);
+                }
+                pong = p;
+                LockSupport.unpark(main);
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws Exception {
+            echo.stop(null);
+        }
+    }
+
+    /**
+     * LockSupport park/unpark alone: the floor under every blocking row.
+     *
+     * @param s state
+     * @return the echoed count
+     * @throws InterruptedException if the run is stopped (JMH's timeout interrupts)
+     */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    @Transport(label = "LockSupport park/unpark (JVM floor)", kind = Transport.Kind.BASELINE)
+    public long parkUnpark(ParkPing s) throws InterruptedException {
+        if (s.main == null) {
+            s.main = Thread.currentThread();
+        }
+        long next = s.ping + 1;
+        s.ping = next;
+        LockSupport.unpark(s.echoThread);
+        while (s.pong != next) {
+            s.echo.check();
+            if (Thread.interrupted()) {
+                throw new InterruptedException("parkUnpark stopped");
+            }
+            LockSupport.park(s);
+        }
+        return next;
     }
 
     /** Mutable event of the Disruptor rings. */

@@ -15,7 +15,7 @@ import org.ysuite.bench.support.Transport;
  * Turns the results of one run into the seed-style tables
  * ({@code transport | density [ns/msg] | throughput [msgs/sec]}), each y-suite row's ratio to
  * every peer of the same run, and the check of the project's targets. Every figure is computed
- * from the JMH results as read from the JSON; nothing is adjusted.
+ * from JMH's results as JMH returned them; nothing is adjusted.
  */
 final class Report {
 
@@ -119,14 +119,25 @@ final class Report {
             return;
         }
         rows.sort(ROW_ORDER);
+        boolean forks = rows.stream().anyMatch(r -> r.forks() > 1);
         out.append("\n### ").append(title).append("\n\n");
-        out.append("| transport | kind | density [ns/msg] | throughput [msgs/sec] | ± [ns] | alloc [B/msg] |\n");
-        out.append("|---|---|---:|---:|---:|---:|\n");
+        out.append("| transport | kind | density [ns/msg] | throughput [msgs/sec] | ± [ns] | alloc [B/msg] |")
+                .append(forks ? " forks | fork means min–max [ns/msg] |\n" : "\n");
+        out.append("|---|---|---:|---:|---:|---:|").append(forks ? "---:|---:|\n" : "\n");
         for (Result r : rows) {
             out.append("| ").append(r.label).append(" | ").append(kindName(r.kind)).append(" | ")
                     .append(fmtDensity(r.density)).append(" | ").append(fmtRate(r.throughput()))
                     .append(" | ").append(fmtDensity(r.error)).append(" | ").append(fmtAlloc(r.allocPerMsg))
-                    .append(" |\n");
+                    .append(" |");
+            if (forks) {
+                out.append(' ').append(r.forks()).append(" | ").append(fmtDensity(r.forkMin())).append('–')
+                        .append(fmtDensity(r.forkMax())).append(" |");
+            }
+            out.append('\n');
+        }
+        if (forks) {
+            out.append("\n\"±\" is JMH's 99.9 % confidence interval over every measured iteration of every fork; "
+                    + "the last column is the range of the forks' own means (each fork a fresh JVM).\n");
         }
         ratioMatrix(rows);
     }
@@ -325,7 +336,7 @@ final class Report {
     }
 
     private void targets() {
-        out.append("\n### Targets (ratios from this run's JSON)\n\n");
+        out.append("\n### Targets (ratios from this run's results)\n\n");
         out.append("| target | goal | measured | verdict | rows compared |\n|---|---|---:|---|---|\n");
         Predicate<Result> blockingPeer = r -> r.kind == Transport.Kind.BLOCKING;
         Predicate<Result> socket = r -> r.kind == Transport.Kind.SOCKET;
@@ -359,6 +370,7 @@ final class Report {
         }
         Result bestBlockingWorst = best("WorstCase", blockingPeer);
         Result sockWorst = best("WorstCase", socket);
+        Result floor = find(r -> r.scenario.equals("WorstCase") && r.method.equals("parkUnpark"));
         for (Result y : of("WorstCase")) {
             if (!y.isYsuite() || !("pollset".equals(y.param("signaler")) || "semaphore".equals(y.param("signaler")))) {
                 continue;
@@ -373,6 +385,12 @@ final class Report {
                 double ratio = sockWorst.density / y.density;
                 target("worst case: " + y.label + " vs local sockets (times faster)", ">= 1.80x", ratio,
                         ratio >= 1.8, sockWorst.label + " " + fmtDensity(sockWorst.density) + " ns");
+            }
+            if (floor != null && "0".equals(y.param("spin"))) {
+                double ratio = y.density / floor.density;
+                target("worst case, pure park: " + y.label + " / JVM park/unpark floor", "<= 1.05x", ratio,
+                        ratio <= 1.05, floor.label + " " + fmtDensity(floor.density) + " ns vs "
+                                + fmtDensity(y.density) + " ns");
             }
         }
         Result p64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("throughput")

@@ -1,6 +1,7 @@
 package org.ysuite.bench.report;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -22,41 +28,55 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * {@code java -jar ysuite-bench.jar report [--smoke|--quick|--full] [--out DIR] [--from DIR]
  * [--include REGEX]}:
- * runs the curated seed set (every run with {@code -prof gc}), prints the seed-style tables with
- * the ratios of each y-suite row to every peer of the same run, and writes into the results
- * folder the raw JMH JSON ({@code jmh-result.json}), a CSV ({@code results.csv}), the report as
- * Markdown ({@code report.md}) and the PNG charts. {@code --from DIR} renders an earlier run's
- * folder again without running anything; {@code --include REGEX} runs only the matching
- * benchmarks (one thread) instead of the seed set.
+ * runs the curated seed set through JMH's {@link Runner} API (every run with {@code -prof gc}),
+ * reads the scores from the {@link RunResult}s it returns, prints the seed-style tables with the
+ * ratios of each y-suite row to every peer of the same run, and writes into the results folder
+ * the raw JMH JSON ({@code jmh-result.json}, written by JMH), JMH's own output ({@code jmh.log}),
+ * a CSV ({@code results.csv}), the report as Markdown ({@code report.md}) and the PNG charts.
+ * While JMH runs, the terminal shows one progress line per benchmark and nothing else.
+ * {@code --from DIR} renders an earlier run's folder again without running anything (reading
+ * JMH's JSON back with Gson); {@code --include REGEX} runs only the matching benchmarks (one
+ * thread) instead of the seed set.
  *
  * <p>Modes: {@code --smoke} runs every benchmark once, briefly (a build check, not a
  * measurement); {@code --quick} (the default) the seed set with short iterations (under ten
- * minutes on two cores); {@code --full} every parameter, longer iterations, two forks.
+ * minutes on two cores); {@code --full} every parameter, longer iterations, two forks, and three
+ * forks for the headline scenarios (worst case, maximal throughput), whose tables then show the
+ * spread of the fork means.
  */
 public final class ReportRunner {
 
     private static final String PKG = "^org\\.ysuite\\.bench\\.";
+    /** The headline scenarios: run with {@link Mode#headlineForks} forks, reported with their spread. */
+    private static final String HEADLINE = "WorstCase|Throughput";
+    private static final String REST = "SenderBatch|MessageSize|PollOverhead";
+    /** JMH's raw results of the whole report, written by JMH. */
+    private static final String JSON = "jmh-result.json";
+    /** JMH's own text output (with the forked VMs' output and the profilers' tables). */
+    private static final String LOG = "jmh.log";
     private static final String[] QUICK_SIZES = {"1", "4", "16", "64", "256", "1024", "4096", "16384", "65536"};
 
     private ReportRunner() {
     }
 
-    /** Run lengths of one mode. */
+    /** Run lengths of one mode; the headline scenarios (worst case, throughput) get their own fork count. */
     private enum Mode {
-        SMOKE(0, 0, 1, 100, 1), QUICK(3, 400, 4, 500, 1), FULL(5, 1000, 5, 1000, 2);
+        SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
 
         final int warmups;
         final int warmupMs;
         final int iterations;
         final int iterationMs;
         final int forks;
+        final int headlineForks;
 
-        Mode(int warmups, int warmupMs, int iterations, int iterationMs, int forks) {
+        Mode(int warmups, int warmupMs, int iterations, int iterationMs, int forks, int headlineForks) {
             this.warmups = warmups;
             this.warmupMs = warmupMs;
             this.iterations = iterations;
             this.iterationMs = iterationMs;
             this.forks = forks;
+            this.headlineForks = headlineForks;
         }
     }
 
@@ -73,72 +93,105 @@ public final class ReportRunner {
         Path out = Paths.get("results");
         Path from = null;
         String include = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--smoke":
-                    mode = Mode.SMOKE;
-                    break;
-                case "--quick":
-                    mode = Mode.QUICK;
-                    break;
-                case "--full":
-                    mode = Mode.FULL;
-                    break;
-                case "--out":
-                    out = Paths.get(args[++i]);
-                    break;
-                case "--from":
-                    from = Paths.get(args[++i]);
-                    break;
-                case "--include":
-                    include = args[++i];
-                    break;
-                default:
-                    System.err.println("usage: report [--smoke|--quick|--full] [--out DIR] [--from DIR] [--include REGEX]");
-                    return 2;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--smoke":
+                        mode = Mode.SMOKE;
+                        break;
+                    case "--quick":
+                        mode = Mode.QUICK;
+                        break;
+                    case "--full":
+                        mode = Mode.FULL;
+                        break;
+                    case "--out":
+                        out = Paths.get(args[++i]);
+                        break;
+                    case "--from":
+                        from = Paths.get(args[++i]);
+                        break;
+                    case "--include":
+                        include = args[++i];
+                        break;
+                    default:
+                        return usage("unknown argument " + args[i]);
+                }
             }
+        } catch (ArrayIndexOutOfBoundsException e) {
+            return usage(args[args.length - 1] + " needs a value");
         }
         if (from != null) {
-            render(from, new String(Files.readAllBytes(from.resolve("machine.md")), StandardCharsets.UTF_8));
+            String json = new String(Files.readAllBytes(from.resolve(JSON)), StandardCharsets.UTF_8);
+            render(from, new String(Files.readAllBytes(from.resolve("machine.md")), StandardCharsets.UTF_8),
+                    Result.fromJmhJson(json));
             return 0;
         }
         Files.createDirectories(out);
         int cores = Runtime.getRuntime().availableProcessors();
         String loadBefore = loadAverage();
         long start = System.nanoTime();
-        List<String> jsons = new ArrayList<>();
-        try {
-            if (include == null) {
-                jsons.add(runJmh(mode, out.resolve("jmh-main.json"), 1,
-                        PKG + "(WorstCase|Throughput|SenderBatch|MessageSize|PollOverhead)\\.", PKG + "fd\\."));
-                int maxStreams = Math.max(2, cores / 2);
-                for (int t = 1; t <= maxStreams; t++) {
-                    jsons.add(runJmh(mode, out.resolve("jmh-scaling-" + t + ".json"), t, PKG + "Scaling\\."));
+        List<Options> runs = plan(mode, include, cores);
+        Path logFile = out.resolve(LOG);
+        List<RunResult> all = new ArrayList<>();
+        try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
+            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+                    System.out);
+            runs.forEach(progress::plan);
+            System.out.println("ysuite report (" + name(mode) + " run): " + progress.total()
+                    + " benchmarks; JMH's output goes to " + logFile);
+            try {
+                for (Options o : runs) {
+                    all.addAll(new Runner(o, progress).run());
                 }
-            } else {
-                jsons.add(runJmh(mode, out.resolve("jmh-main.json"), 1, include));
+            } catch (RunnerException e) {
+                e.printStackTrace(logStream);
+                System.err.println("a benchmark failed: " + e.getMessage() + " (JMH's output: " + logFile + ")");
+                return 1;
             }
-        } catch (RunnerException e) {
-            e.printStackTrace();
-            System.err.println("a benchmark failed");
-            return 1;
         }
-        Files.write(out.resolve("jmh-result.json"), merge(jsons).getBytes(StandardCharsets.UTF_8));
-        for (int t = 0; t < jsons.size(); t++) {
-            // the merged file is the raw JMH JSON of the whole run; the per-run files were its parts
-            Files.deleteIfExists(out.resolve(t == 0 ? "jmh-main.json" : "jmh-scaling-" + t + ".json"));
-        }
+        // JMH writes the raw results of every run as one JSON document
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve(JSON).toString()).writeOut(all);
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         String machine = machine(mode, cores, loadBefore, loadAverage(), seconds);
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
-        render(out, machine);
+        render(out, machine, all.stream().map(Result::of).collect(Collectors.toList()));
         return 0;
     }
 
-    private static String runJmh(Mode mode, Path json, int threads, String... includes)
-            throws RunnerException, IOException {
+    private static int usage(String problem) {
+        System.err.println(problem);
+        System.err.println("usage: report [--smoke|--quick|--full] [--out DIR] [--from DIR] [--include REGEX]");
+        return 2;
+    }
+
+    /**
+     * The JMH runs of a report: the headline scenarios with their own fork count (when it differs),
+     * the rest of the seed set, then the scaling benchmark once per stream count.
+     */
+    private static List<Options> plan(Mode mode, String include, int cores) {
+        List<Options> runs = new ArrayList<>();
+        if (include != null) {
+            runs.add(options(mode, mode.forks, 1, include));
+            return runs;
+        }
+        String fd = PKG + "fd\\.";
+        if (mode.headlineForks == mode.forks) {
+            runs.add(options(mode, mode.forks, 1, PKG + "(" + HEADLINE + "|" + REST + ")\\.", fd));
+        } else {
+            runs.add(options(mode, mode.headlineForks, 1, PKG + "(" + HEADLINE + ")\\."));
+            runs.add(options(mode, mode.forks, 1, PKG + "(" + REST + ")\\.", fd));
+        }
+        int maxStreams = Math.max(2, cores / 2);
+        for (int t = 1; t <= maxStreams; t++) {
+            runs.add(options(mode, mode.forks, t, PKG + "Scaling\\."));
+        }
+        return runs;
+    }
+
+    private static Options options(Mode mode, int forks, int threads, String... includes) {
         ChainedOptionsBuilder b = new OptionsBuilder()
-                .forks(mode.forks)
+                .forks(forks)
                 .warmupIterations(mode.warmups)
                 .warmupTime(TimeValue.milliseconds(Math.max(1, mode.warmupMs)))
                 .measurementIterations(mode.iterations)
@@ -147,9 +200,7 @@ public final class ReportRunner {
                 .timeout(TimeValue.seconds(60))
                 .shouldFailOnError(true)
                 .addProfiler(GCProfiler.class)
-                .verbosity(VerboseMode.NORMAL)
-                .result(json.toString())
-                .resultFormat(ResultFormatType.JSON);
+                .verbosity(VerboseMode.NORMAL);
         for (String inc : includes) {
             b.include(inc);
         }
@@ -158,31 +209,10 @@ public final class ReportRunner {
         } else if (mode == Mode.QUICK) {
             b.param("size", QUICK_SIZES);
         }
-        new Runner(b.build()).run();
-        return new String(Files.readAllBytes(json), StandardCharsets.UTF_8);
+        return b.build();
     }
 
-    private static String merge(List<String> jsons) {
-        StringBuilder b = new StringBuilder("[\n");
-        boolean first = true;
-        for (String j : jsons) {
-            String t = j.trim();
-            String inner = t.substring(1, t.length() - 1).trim();
-            if (inner.isEmpty()) {
-                continue;
-            }
-            if (!first) {
-                b.append(",\n");
-            }
-            b.append(inner);
-            first = false;
-        }
-        return b.append("\n]\n").toString();
-    }
-
-    private static void render(Path dir, String machine) throws IOException {
-        String json = new String(Files.readAllBytes(dir.resolve("jmh-result.json")), StandardCharsets.UTF_8);
-        List<Result> results = Result.fromJson(json);
+    private static void render(Path dir, String machine, List<Result> results) throws IOException {
         int cores = coresFrom(machine);
         Report report = new Report(results, cores);
         String md = report.render(machine);
@@ -193,8 +223,12 @@ public final class ReportRunner {
         Files.write(dir.resolve("results.csv"), Csv.of(results).getBytes(StandardCharsets.UTF_8));
         System.out.println();
         System.out.println(full);
-        System.out.println("Written to " + dir.toAbsolutePath() + ": jmh-result.json, results.csv, report.md, "
-                + String.join(", ", charts));
+        System.out.println("Written to " + dir.toAbsolutePath() + ": " + JSON + ", results.csv, report.md, "
+                + (Files.exists(dir.resolve(LOG)) ? LOG + ", " : "") + String.join(", ", charts));
+    }
+
+    private static String name(Mode mode) {
+        return mode.name().toLowerCase(Locale.ROOT);
     }
 
     private static int coresFrom(String machine) {
@@ -207,7 +241,7 @@ public final class ReportRunner {
     }
 
     private static String machine(Mode mode, int cores, String loadBefore, String loadAfter, long seconds) {
-        return "## ysuite benchmark report (" + mode.name().toLowerCase(Locale.ROOT) + " run)\n\n"
+        return "## ysuite benchmark report (" + name(mode) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
                 + "- cpu: " + cpuModel() + "\n"
                 + "- cores: " + cores + "\n"
@@ -215,7 +249,8 @@ public final class ReportRunner {
                 + " (" + System.getProperty("java.vendor") + ")\n"
                 + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch") + "\n"
-                + "- jmh: forks " + mode.forks + ", warmup " + mode.warmups + " x " + mode.warmupMs
+                + "- jmh: forks " + mode.forks + (mode.headlineForks == mode.forks ? ""
+                        : " (" + mode.headlineForks + " for the worst-case and throughput scenarios)") + ", warmup " + mode.warmups + " x " + mode.warmupMs
                 + " ms, measurement " + mode.iterations + " x " + mode.iterationMs + " ms, -prof gc\n"
                 + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + loadAfter + "\n"
                 + "- run time: " + seconds + " s\n";

@@ -1,18 +1,29 @@
 package org.ysuite.bench.report;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.RunResult;
 import org.ysuite.bench.support.Transport;
 
 /**
- * One benchmark result read from JMH's JSON: which benchmark, parameters and threads, the
- * density (ns per message) with its error, and the allocation per message from {@code -prof gc}.
+ * One benchmark result, from JMH's {@link RunResult} (or read back from the JSON JMH wrote): which
+ * benchmark, parameters and threads, the density (ns per message) with its error and the mean of
+ * each fork, and the allocation per message from {@code -prof gc} ({@code gc.alloc.rate.norm}).
  */
 final class Result {
+
+    /** The secondary result of {@code -prof gc}: bytes allocated per operation, all threads. */
+    static final String ALLOC_NORM = "gc.alloc.rate.norm";
 
     final String benchmark;
     final String scenario;
@@ -23,11 +34,13 @@ final class Result {
     final double error;
     final String unit;
     final double allocPerMsg;
+    /** The mean of each fork's measurement iterations (one entry per fork). */
+    final double[] forkScores;
     final String label;
     final Transport.Kind kind;
 
-    private Result(String benchmark, Map<String, String> params, int threads, double density,
-                   double error, String unit, double allocPerMsg) {
+    Result(String benchmark, Map<String, String> params, int threads, double density,
+           double error, String unit, double allocPerMsg, double[] forkScores) {
         this.benchmark = benchmark;
         String simple = benchmark.substring("org.ysuite.bench.".length());
         int dot = simple.lastIndexOf('.');
@@ -39,9 +52,25 @@ final class Result {
         this.error = error;
         this.unit = unit;
         this.allocPerMsg = allocPerMsg;
+        this.forkScores = forkScores.clone();
         Transport t = transport(benchmark);
         this.kind = t == null ? Transport.Kind.BLOCKING : t.kind();
         this.label = label(t == null ? method : t.label(), params);
+    }
+
+    /** Number of forks measured. */
+    int forks() {
+        return forkScores.length;
+    }
+
+    /** Lowest fork mean (NaN without forks). */
+    double forkMin() {
+        return Arrays.stream(forkScores).min().orElse(Double.NaN);
+    }
+
+    /** Highest fork mean (NaN without forks). */
+    double forkMax() {
+        return Arrays.stream(forkScores).max().orElse(Double.NaN);
     }
 
     /** Throughput in messages per second. */
@@ -111,47 +140,81 @@ final class Result {
     }
 
     /**
-     * Reads every result of a JMH JSON document.
+     * The result of one benchmark and parameter set as JMH's runner returned it.
      *
-     * @param json the document (an array of results)
-     * @return the results
+     * @param rr JMH's result (one per benchmark and parameter set, with one part per fork)
+     * @return the result
      */
-    @SuppressWarnings("unchecked")
-    static List<Result> fromJson(String json) {
+    static Result of(RunResult rr) {
+        BenchmarkParams bp = rr.getParams();
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String key : bp.getParamsKeys()) {
+            params.put(key, bp.getParam(key));
+        }
+        org.openjdk.jmh.results.Result<?> primary = rr.getPrimaryResult();
+        org.openjdk.jmh.results.Result<?> norm = rr.getSecondaryResults().get(ALLOC_NORM);
+        double[] forks = rr.getBenchmarkResults().stream()
+                .mapToDouble(br -> br.getPrimaryResult().getScore()).toArray();
+        return new Result(bp.getBenchmark(), params, bp.getThreads(), primary.getScore(),
+                primary.getScoreError(), primary.getScoreUnit(), norm == null ? Double.NaN : norm.getScore(), forks);
+    }
+
+    /**
+     * Reads the results of an earlier run back from the JSON that JMH wrote for it
+     * ({@code jmh-result.json}), with Gson: the benchmark, parameters, threads, primary score and
+     * error, the mean of each fork's iterations ({@code rawData}) and {@code gc.alloc.rate.norm}.
+     *
+     * @param json the document JMH wrote (an array of results)
+     * @return the results
+     * @throws IllegalArgumentException if the document is not JMH's JSON
+     */
+    static List<Result> fromJmhJson(String json) {
         List<Result> out = new ArrayList<>();
-        for (Object o : (List<Object>) Json.parse(json)) {
-            Map<String, Object> r = (Map<String, Object>) o;
-            Map<String, String> params = new LinkedHashMap<>();
-            Object p = r.get("params");
-            if (p instanceof Map) {
-                ((Map<String, Object>) p).forEach((k, v) -> params.put(k, String.valueOf(v)));
-            }
-            Map<String, Object> pm = (Map<String, Object>) r.get("primaryMetric");
-            double alloc = Double.NaN;
-            Object sm = r.get("secondaryMetrics");
-            if (sm instanceof Map) {
-                Object norm = ((Map<String, Object>) sm).get("gc.alloc.rate.norm");
-                if (norm instanceof Map) {
-                    alloc = num(((Map<String, Object>) norm).get("score"));
+        try {
+            for (JsonElement e : JsonParser.parseString(json).getAsJsonArray()) {
+                JsonObject r = e.getAsJsonObject();
+                Map<String, String> params = new LinkedHashMap<>();
+                if (r.has("params")) {
+                    r.getAsJsonObject("params").entrySet().forEach(p -> params.put(p.getKey(), p.getValue().getAsString()));
                 }
+                JsonObject pm = r.getAsJsonObject("primaryMetric");
+                List<Double> forks = new ArrayList<>();
+                if (pm.has("rawData")) {
+                    for (JsonElement fork : pm.getAsJsonArray("rawData")) {
+                        double sum = 0;
+                        int n = 0;
+                        for (JsonElement it : fork.getAsJsonArray()) {
+                            sum += it.getAsDouble();
+                            n++;
+                        }
+                        if (n > 0) {
+                            forks.add(sum / n);
+                        }
+                    }
+                }
+                double alloc = Double.NaN;
+                JsonObject sm = r.getAsJsonObject("secondaryMetrics");
+                if (sm != null && sm.has(ALLOC_NORM)) {
+                    alloc = num(sm.getAsJsonObject(ALLOC_NORM).get("score"));
+                }
+                out.add(new Result(r.get("benchmark").getAsString(), params, r.get("threads").getAsInt(),
+                        num(pm.get("score")), num(pm.get("scoreError")), pm.get("scoreUnit").getAsString(), alloc,
+                        forks.stream().mapToDouble(Double::doubleValue).toArray()));
             }
-            out.add(new Result((String) r.get("benchmark"), params,
-                    (int) num(r.get("threads")), num(pm.get("score")), num(pm.get("scoreError")),
-                    (String) pm.get("scoreUnit"), alloc));
+        } catch (JsonParseException | IllegalStateException | NullPointerException | UnsupportedOperationException ex) {
+            throw new IllegalArgumentException("not a JMH JSON result document: " + ex.getMessage(), ex);
         }
         return out;
     }
 
-    private static double num(Object o) {
-        if (o instanceof Number) {
-            return ((Number) o).doubleValue();
-        }
-        if (o == null) {
+    /** JMH writes NaN as the string "NaN" (an error of one iteration). */
+    private static double num(JsonElement e) {
+        if (e == null || e.isJsonNull()) {
             return Double.NaN;
         }
         try {
-            return Double.parseDouble(o.toString());
-        } catch (NumberFormatException e) {
+            return e.getAsDouble();
+        } catch (NumberFormatException ex) {
             return Double.NaN;
         }
     }

@@ -1,11 +1,29 @@
 package org.ysuite.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.AverageTimeResult;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.IterationResultMetaData;
+import org.openjdk.jmh.results.ResultRole;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.runner.WorkloadParams;
+import org.openjdk.jmh.runner.options.TimeValue;
 import org.ysuite.bench.support.Transport;
 
 class ReportTest {
@@ -20,7 +38,7 @@ class ReportTest {
 
     @Test
     void readsJmhJsonWithLabelsKindsAndAllocation() {
-        List<Result> rs = Result.fromJson("[" + result("Throughput.ypipe", "\"signaler\":\"pollset\"", 40, 0.001)
+        List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"pollset\"", 40, 0.001)
                 + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
         assertEquals(2, rs.size());
         Result y = rs.get(0);
@@ -33,9 +51,44 @@ class ReportTest {
         assertEquals(Transport.Kind.BLOCKING, rs.get(1).kind);
     }
 
+    /** One fork of Throughput.ypipe (signaler=pollset): an iteration per density, 2 ops per iteration. */
+    private static BenchmarkResult fork(BenchmarkParams bp, double alloc, double... densities) {
+        List<IterationResult> its = new ArrayList<>();
+        for (double d : densities) {
+            IterationResult it = new IterationResult(bp, bp.getMeasurement(), new IterationResultMetaData(2, 2));
+            it.addResult(new AverageTimeResult(ResultRole.PRIMARY, "ypipe", 2, (long) (2 * d), TimeUnit.NANOSECONDS));
+            it.addResult(new ScalarResult(Result.ALLOC_NORM, alloc, "B/op", AggregationPolicy.AVG));
+            its.add(it);
+        }
+        return new BenchmarkResult(bp, its);
+    }
+
+    @Test
+    void readsJmhRunResultsWithForkMeansAndAllocation() {
+        WorkloadParams wp = new WorkloadParams();
+        wp.put("signaler", "pollset", 0);
+        IterationParams measure = new IterationParams(IterationType.MEASUREMENT, 2, TimeValue.seconds(1), 1);
+        BenchmarkParams bp = new BenchmarkParams("org.ysuite.bench.Throughput.ypipe", "generated", true, 1,
+                new int[] {1}, Collections.emptyList(), 3, 0, measure, measure, Mode.AverageTime, wp,
+                TimeUnit.NANOSECONDS, 1, "java", Collections.emptyList(), "17", "vm", "17", "1.37",
+                TimeValue.seconds(60));
+        RunResult rr = new RunResult(bp, List.of(fork(bp, 0.01, 100, 120), fork(bp, 0.01, 200, 200),
+                fork(bp, 0.01, 150, 130)));
+        Result r = Result.of(rr);
+        assertEquals("Throughput", r.scenario);
+        assertEquals("YPipe + YPollset", r.label);
+        assertEquals("pollset", r.param("signaler"));
+        assertEquals(150, r.density, 1e-9);
+        assertEquals(3, r.forks());
+        assertEquals(110, r.forkMin(), 1e-9);
+        assertEquals(200, r.forkMax(), 1e-9);
+        assertEquals(0.01, r.allocPerMsg, 1e-12);
+        assertEquals("ns/op", r.unit);
+    }
+
     @Test
     void ratiosArePeerDensityOverYsuiteDensity() {
-        List<Result> rs = Result.fromJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
+        List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
                 + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4)
                 + "," + result("Throughput.unixSocketChannel", "", 4000, 0) + "]");
         String md = new Report(rs, 2).render("");
@@ -47,15 +100,58 @@ class ReportTest {
 
     @Test
     void missedTargetsSayMissed() {
-        List<Result> rs = Result.fromJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 100, 0)
+        List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 100, 0)
                 + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
         String md = new Report(rs, 2).render("");
         assertTrue(md.contains("0.80x | **missed**"), md);
     }
 
     @Test
+    void pureParkIsComparedWithTheParkUnparkFloor() {
+        List<Result> rs = Result.fromJmhJson("["
+                + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"0\"", 21, 0)
+                + "," + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"200\"", 1, 0)
+                + "," + result("WorstCase.parkUnpark", "", 20, 0) + "]");
+        assertEquals(Transport.Kind.BASELINE, rs.get(2).kind);
+        String md = new Report(rs, 2).render("");
+        assertTrue(md.contains("worst case, pure park: YPipe + YSemaphore (pure park) / JVM park/unpark floor "
+                + "| <= 1.05x | 1.05x | met"), md);
+        assertFalse(md.contains("(spin 200) / JVM park/unpark floor"), md);
+    }
+
+    @Test
     void malformedJsonIsRejected() {
-        assertThrows(IllegalArgumentException.class, () -> Json.parse("[1, 2"));
-        assertThrows(IllegalArgumentException.class, () -> Json.parse("{\"a\" 1}"));
+        assertThrows(IllegalArgumentException.class, () -> Result.fromJmhJson("[1, 2"));
+        assertThrows(IllegalArgumentException.class, () -> Result.fromJmhJson("[{\"a\" 1}]"));
+        assertThrows(IllegalArgumentException.class, () -> Result.fromJmhJson("[{\"benchmark\":\"x\"}]"));
+    }
+
+    @Test
+    void forkMeansComeFromRawDataAndShowAsSpread() {
+        String withForks = result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
+                .replace("\"scoreUnit\":\"ns/op\"", "\"scoreUnit\":\"ns/op\",\"rawData\":[[30,32],[40,40],[50,48]]");
+        List<Result> rs = Result.fromJmhJson("[" + withForks + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4)
+                + "]");
+        Result y = rs.get(0);
+        assertEquals(3, y.forks());
+        assertEquals(31, y.forkMin(), 1e-9);
+        assertEquals(49, y.forkMax(), 1e-9);
+        String md = new Report(rs, 2).render("");
+        assertTrue(md.contains("| 3 | 31.0–49.0 |"), md);
+        assertTrue(Csv.of(rs).contains(",3,31.000,49.000\n"), Csv.of(rs));
+    }
+
+    @Test
+    void oneForkTablesHaveNoSpreadColumn() {
+        List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
+                + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
+        assertFalse(new Report(rs, 2).render("").contains("fork means"));
+    }
+
+    @Test
+    void progressClockShowsMinutesAndHours() {
+        assertEquals("0:07", Progress.clock(7_000_000_000L));
+        assertEquals("12:05", Progress.clock(725_000_000_000L));
+        assertEquals("1:00:01", Progress.clock(3_601_000_000_000L));
     }
 }
