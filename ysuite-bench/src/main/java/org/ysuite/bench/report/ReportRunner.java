@@ -60,7 +60,7 @@ public final class ReportRunner {
     }
 
     /** Run lengths of one mode; the headline scenarios (worst case, throughput) get their own fork count. */
-    private enum Mode {
+    enum Mode {
         SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
 
         final int warmups;
@@ -169,7 +169,7 @@ public final class ReportRunner {
      * The JMH runs of a report: the headline scenarios with their own fork count (when it differs),
      * the rest of the seed set, then the scaling benchmark once per stream count.
      */
-    private static List<Options> plan(Mode mode, String include, int cores) {
+    static List<Options> plan(Mode mode, String include, int cores) {
         List<Options> runs = new ArrayList<>();
         if (include != null) {
             runs.add(options(mode, mode.forks, 1, include));

@@ -23,7 +23,11 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.runner.IterationType;
 import org.openjdk.jmh.runner.WorkloadParams;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import org.ysuite.bench.support.Transport;
 
 class ReportTest {
@@ -146,6 +150,29 @@ class ReportTest {
         List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
                 + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
         assertFalse(new Report(rs, 2).render("").contains("fork means"));
+    }
+
+    @Test
+    void fullRunGivesTheHeadlineScenariosThreeForksOfTheirOwn() {
+        List<Options> full = ReportRunner.plan(ReportRunner.Mode.FULL, null, 2);
+        assertEquals(List.of("^org\\.ysuite\\.bench\\.(WorstCase|Throughput)\\."), full.get(0).getIncludes());
+        assertEquals(3, full.get(0).getForkCount().get());
+        assertFalse(full.get(1).getIncludes().get(0).contains("WorstCase"), full.get(1).getIncludes().toString());
+        assertEquals(2, full.get(1).getForkCount().get());
+        List<Options> quick = ReportRunner.plan(ReportRunner.Mode.QUICK, null, 2);
+        assertTrue(quick.get(0).getIncludes().get(0).contains("WorstCase|Throughput|"), quick.get(0).getIncludes().toString());
+        assertEquals(1, quick.get(0).getForkCount().get());
+    }
+
+    @Test
+    void progressCountsEveryParameterSetOfTheBenchmarksToRun() {
+        Progress all = new Progress(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), System.out);
+        all.plan(new OptionsBuilder().include("^org\\.ysuite\\.bench\\.WorstCase\\.ypipe$").forks(3).build());
+        assertEquals(8, all.total());
+        Progress one = new Progress(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), System.out);
+        one.plan(new OptionsBuilder().include("^org\\.ysuite\\.bench\\.WorstCase\\.ypipe$")
+                .param("signaler", "semaphore").build());
+        assertEquals(2, one.total());
     }
 
     @Test
