@@ -84,42 +84,7 @@ class WakeupSignalerAuditTest {
     void aSignallerPreemptedOnParkedLosesNoWakeUp(String name, Supplier<WakeupSignaler> factory)
             throws Throwable {
         try (WakeupSignaler s = factory.get()) {
-            TwoPolls owner = new TwoPolls(s);
-            awaitParkedIn(s, owner.runner.thread, "poll 1");
-            AtomicReference<Thread> slow = new AtomicReference<>();
-            s.raceHook = point -> {
-                if (Thread.currentThread() != slow.get()) {
-                    return; // the helper signaller runs straight through
-                }
-                try {
-                    if (point == WakeupSignaler.HOOK_SAW_PARKED) {
-                        TestThreads.start("s2", () -> s.signal(2)).join(); // wakes the owner
-                        await(owner.returned1, "poll 1 to return");
-                    } else {
-                        owner.go2.countDown();
-                        awaitParkedIn(s, owner.runner.thread, "poll 2");
-                    }
-                } catch (Throwable t) {
-                    throw new AssertionError(t);
-                }
-            };
-            TestThreads.Runner signaller = TestThreads.start("s1", () -> {
-                slow.set(Thread.currentThread());
-                s.signal(1);
-            });
-            signaller.join();
-            s.raceHook = null;
-            assertEquals(BitSet.valueOf(new long[] {0b110}), owner.first, "poll 1 took ids 1 and 2");
-            owner.go2.countDown();
-            awaitParkedIn(s, owner.runner.thread, "poll 2");
-            s.signal(3);
-            if (!owner.returned2.await(10, TimeUnit.SECONDS)) {
-                String state = "state " + s.stateNow() + ", owner " + owner.runner.thread.getState();
-                s.close(); // frees the owner (with ISE) where close can; the thread is a daemon
-                fail("lost wake-up: poll 2 never returned after signal(3); " + state);
-            }
-            owner.runner.join();
-            assertEquals(BitSet.valueOf(new long[] {0b1000}), owner.second);
+            runAba(s, false);
         }
     }
 
@@ -134,37 +99,53 @@ class WakeupSignalerAuditTest {
     void aCasOnALaterParkedStillWakesThatPark(String name, Supplier<WakeupSignaler> factory)
             throws Throwable {
         try (WakeupSignaler s = factory.get()) {
-            TwoPolls owner = new TwoPolls(s);
-            awaitParkedIn(s, owner.runner.thread, "poll 1");
-            AtomicReference<Thread> slow = new AtomicReference<>();
-            s.raceHook = point -> {
-                if (Thread.currentThread() != slow.get() || point != WakeupSignaler.HOOK_SAW_PARKED) {
-                    return;
-                }
-                try {
-                    TestThreads.start("s2", () -> s.signal(2)).join();
+            runAba(s, true);
+        }
+    }
+
+    /**
+     * Holds signaller S (signal(1)) at the hook points while the owner goes through poll 1 and
+     * into poll 2: at the first point (S has read PARKED) a second signaller wakes the owner and
+     * poll 1 returns; poll 2 starts and parks at the second point, or already at the first one if
+     * {@code wholeCycleAtFirstPoint}. Then signal(3) must end poll 2.
+     */
+    private static void runAba(WakeupSignaler s, boolean wholeCycleAtFirstPoint) throws Throwable {
+        TwoPolls owner = new TwoPolls(s);
+        awaitParkedIn(s, owner.runner.thread, "poll 1");
+        AtomicReference<Thread> slow = new AtomicReference<>();
+        s.raceHook = point -> {
+            if (Thread.currentThread() != slow.get()) {
+                return; // the helper signaller runs straight through
+            }
+            try {
+                if (point == WakeupSignaler.HOOK_SAW_PARKED) {
+                    TestThreads.start("s2", () -> s.signal(2)).join(); // wakes the owner
                     await(owner.returned1, "poll 1 to return");
+                }
+                if (point != WakeupSignaler.HOOK_SAW_PARKED || wholeCycleAtFirstPoint) {
                     owner.go2.countDown();
                     awaitParkedIn(s, owner.runner.thread, "poll 2");
-                } catch (Throwable t) {
-                    throw new AssertionError(t);
                 }
-            };
-            TestThreads.start("s1", () -> {
-                slow.set(Thread.currentThread());
-                s.signal(1);
-            }).join();
-            s.raceHook = null;
-            awaitParkedIn(s, owner.runner.thread, "poll 2 after the stale unpark");
-            s.signal(3);
-            if (!owner.returned2.await(10, TimeUnit.SECONDS)) {
-                String state = "state " + s.stateNow() + ", owner " + owner.runner.thread.getState();
-                s.close();
-                fail("lost wake-up: poll 2 never returned after signal(3); " + state);
+            } catch (Throwable t) {
+                throw new AssertionError(t);
             }
-            owner.runner.join();
-            assertEquals(BitSet.valueOf(new long[] {0b1000}), owner.second);
+        };
+        TestThreads.start("s1", () -> {
+            slow.set(Thread.currentThread());
+            s.signal(1);
+        }).join();
+        s.raceHook = null;
+        assertEquals(BitSet.valueOf(new long[] {0b110}), owner.first, "poll 1 took ids 1 and 2");
+        owner.go2.countDown();
+        awaitParkedIn(s, owner.runner.thread, "poll 2");
+        s.signal(3);
+        if (!owner.returned2.await(10, TimeUnit.SECONDS)) {
+            String state = "state " + s.stateNow() + ", owner " + owner.runner.thread.getState();
+            s.close(); // frees the owner (with ISE) where close can; the thread is a daemon
+            fail("lost wake-up: poll 2 never returned after signal(3); " + state);
         }
+        owner.runner.join();
+        assertEquals(BitSet.valueOf(new long[] {0b1000}), owner.second);
     }
 
     /**
