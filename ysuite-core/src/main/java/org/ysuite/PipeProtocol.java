@@ -45,21 +45,73 @@ abstract class PipeProtocol extends PipePad3 {
 
     /**
      * Reader: true if [front, r) is not empty, prefetching everything flushed when it is.
-     * A false answer has swapped c to ASLEEP: the reader must wait for a signal.
+     * When nothing new was flushed the reader first spins on plain acquire loads of c, as its
+     * {@link WaitPolicy} allows, and only then swaps c to ASLEEP: a false answer has done that
+     * swap, and the reader must wait for a signal.
+     *
+     * <p>Why the spin needs no atomic: only the reader ever writes ASLEEP, and the writer only
+     * ever moves c forward from the value it last wrote. While the reader spins, c is not ASLEEP,
+     * so every flush's CAS succeeds (the writer pays no signal) and an acquire load that sees the
+     * new c sees every item that flush released. The one step that must be atomic is the last:
+     * "nothing past front" and "asleep" in one CAS, so a flush that lands between the reader's
+     * last look and its sleep is either seen by the CAS or finds ASLEEP and signals.
      */
     final boolean checkReadPositions() {
         if (front != r) {
             return true;
         }
-        // Acquire: sees every item the writer's flush released. The CAS swaps c to ASLEEP only if
-        // nothing was flushed past front, atomically with that check, so a racing flush either
-        // lands first (we see its end) or finds ASLEEP (and its caller signals us).
-        long seen = casAcquireC(front, ASLEEP);
+        // Acquire: pairs with the release of c in flushPositions (see there).
+        long seen = getAcquireC();
+        if (seen == front) {
+            seen = spinThenSleep();
+        }
+        if (seen == front || seen == ASLEEP) {
+            // Nothing new, and c is ASLEEP: swapped in now, or still ASLEEP from an earlier
+            // false answer whose signal the reader has not taken yet.
+            return false;
+        }
+        r = seen;
+        return true;
+    }
+
+    /**
+     * Reader: like {@link #checkReadPositions()} but never spins and never sleeps: a false
+     * answer leaves c as it was (the reader stays awake, so the writer will not signal, and the
+     * caller must look again by itself). For a reader that spins over several pipes.
+     */
+    final boolean checkReadPositionsAwake() {
+        if (front != r) {
+            return true;
+        }
+        long seen = getAcquireC(); // acquire: as in checkReadPositions
         if (seen == front || seen == ASLEEP) {
             return false;
         }
         r = seen;
         return true;
+    }
+
+    /**
+     * Reader, nothing new at its first look: spins on acquire loads of c for the policy's rounds,
+     * then swaps c to ASLEEP. Returns the last value of c seen; {@code front} means the swap
+     * succeeded and the reader is asleep.
+     */
+    private long spinThenSleep() {
+        WaitPolicy policy = readerPolicy;
+        int limit = policy.spins();
+        for (int round = 1; round <= limit; round++) {
+            Thread.onSpinWait();
+            long seen = getAcquireC();
+            if (seen != front) {
+                policy.spun(round);
+                return seen;
+            }
+        }
+        policy.parked();
+        // Acquire CAS: swaps c to ASLEEP only if nothing was flushed past front, atomically with
+        // that check, so a racing flush either lands first (we see its end, with acquire) or
+        // finds ASLEEP (and its caller signals us).
+        return casAcquireC(front, ASLEEP);
     }
 }
 
@@ -89,6 +141,8 @@ abstract class PipeReaderPositions extends PipePad1 {
     long front;
     /** Reader: end of what the reader has prefetched. */
     long r;
+    /** Reader: how long the reader spins on c before it swaps in ASLEEP. */
+    WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
 }
 
 /** Padding between the reader's positions and the shared word. */
@@ -128,6 +182,10 @@ abstract class PipeShared extends PipePad2 {
 
     final long casAcquireC(long expected, long value) {
         return (long) C.compareAndExchangeAcquire(this, expected, value);
+    }
+
+    final long getAcquireC() {
+        return (long) C.getAcquire(this);
     }
 
     final void setReleaseC(long value) {

@@ -43,11 +43,21 @@ public final class YMailbox<T> {
     /** Copy-on-write list of writers; the volatile read in the reader acquires each new one. */
     private volatile Writer<?>[] writers = new Writer<?>[0];
 
-    // Reader-owned state.
-    private final boolean[] fired;
-    private boolean anyFired;
-    private boolean[] awake = new boolean[0]; // awake[i]: writer i's pipe was not asleep last round
+    private final WaitPolicy readerPolicy;
+
+    // Reader-owned state. A round visits the pipes left awake by the last round and the pipes of
+    // the ids fired since; nothing else is touched.
+    private final boolean[] fired;          // fired[id]: id is in firedIds
+    private final int[] firedIds;           // the ids fired since the last round
+    private int firedCount;
     private final IntConsumer markFired = this::markFired;
+    private int[] awakeList = new int[0];   // writer indexes whose pipe was left awake
+    private int awakeCount;
+    private int[] nextAwake = new int[0];
+    private int[] visitedIn = new int[0];   // the round that last visited writer i
+    private int round;
+    private int[][] writersOf = new int[0][]; // writer indexes per signal id
+    private int known;                      // writers the reader-owned arrays cover
 
     /** Creates a mailbox over a new {@link YPollset} with the default spin. */
     public YMailbox() {
@@ -64,13 +74,31 @@ public final class YMailbox<T> {
      * @throws IllegalArgumentException if {@code signaler.capacity()} is less than 1
      */
     public YMailbox(Signaler signaler) {
+        this(signaler, WaitPolicy.defaultPolicy());
+    }
+
+    /**
+     * Creates a mailbox over {@code signaler} whose reader, finding every awake pipe empty in
+     * {@link #poll(Consumer)}, spins over them as {@code readerPolicy} says before it puts them
+     * to sleep and waits on the signaler. While it spins, the writers of those pipes flush without
+     * signalling.
+     *
+     * @param signaler the signaler the writers fire; a {@link PollableSignaler} lets the reader
+     *     block in {@link #poll(Consumer)}
+     * @param readerPolicy how long the reader spins over its awake pipes before it sleeps
+     * @throws NullPointerException if {@code signaler} or {@code readerPolicy} is null
+     * @throws IllegalArgumentException if {@code signaler.capacity()} is less than 1
+     */
+    public YMailbox(Signaler signaler, WaitPolicy readerPolicy) {
         this.signaler = Objects.requireNonNull(signaler, "signaler");
+        this.readerPolicy = Objects.requireNonNull(readerPolicy, "readerPolicy");
         int capacity = signaler.capacity();
         if (capacity < 1) {
             throw new IllegalArgumentException("signaler.capacity() must be >= 1: " + capacity);
         }
         this.pollable = signaler instanceof PollableSignaler ? (PollableSignaler) signaler : null;
         this.fired = new boolean[capacity];
+        this.firedIds = new int[capacity];
     }
 
     /**
@@ -84,8 +112,9 @@ public final class YMailbox<T> {
             Writer<?>[] old = writers;
             // The pipe starts with its reader asleep: the reader has never visited it, so the
             // first flush must signal.
-            Writer<T> writer = new Writer<>(new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, true),
-                    signaler, old.length % fired.length);
+            // Its reader never spins on it alone: the mailbox spins over all awake pipes.
+            YPipe<T> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, true, WaitPolicy.purePark());
+            Writer<T> writer = new Writer<>(pipe, signaler, old.length % fired.length);
             Writer<?>[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = writer;
             writers = grown; // volatile store publishes the writer and its pipe to the reader
@@ -112,9 +141,8 @@ public final class YMailbox<T> {
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
         if (pollable == null) {
-            anyFired = true; // cannot tell which id fired: visit every pipe
-            Arrays.fill(fired, true);
-            return drainRound(handler);
+            visitAllNextRound(); // cannot tell which id fired: visit every pipe
+            return drainRound(handler, true);
         }
         int n;
         int ids;
@@ -125,9 +153,37 @@ public final class YMailbox<T> {
             // is the check that leaves the signaler armed (an fd-based signaler's descriptor
             // armed for a native poller), so sleeping after it cannot miss the next flush.
             ids = pollable.check(markFired);
-            n = drainRound(handler);
+            n = drainRound(handler, true);
         } while (n == 0 && ids > 0);
         return n;
+    }
+
+    /**
+     * Reader: looks at the pipes left awake, spinning over them as the reader's policy allows,
+     * without putting any to sleep; their writers do not signal meanwhile.
+     *
+     * @return messages handed over, or 0 when the spin ended with nothing
+     */
+    private int spinOverAwake(Consumer<? super T> handler) {
+        if (awakeCount == 0) {
+            return 0; // every pipe is asleep: only a signal can bring news
+        }
+        int n = drainRound(handler, false);
+        if (n > 0) {
+            return n;
+        }
+        WaitPolicy policy = readerPolicy;
+        int limit = policy.spins();
+        for (int spin = 1; spin <= limit; spin++) {
+            Thread.onSpinWait();
+            n = drainRound(handler, false);
+            if (n > 0) {
+                policy.spun(spin);
+                return n;
+            }
+        }
+        policy.parked();
+        return 0;
     }
 
     /**
@@ -140,15 +196,20 @@ public final class YMailbox<T> {
      * @throws NullPointerException if {@code handler} is null
      */
     public int poll(Consumer<? super T> handler) throws InterruptedException {
+        Objects.requireNonNull(handler, "handler");
         PollableSignaler waiter = requirePollable();
         for (;;) {
-            int n = check(handler);
+            int n = spinOverAwake(handler);
+            if (n > 0) {
+                return n;
+            }
+            n = check(handler);
             if (n > 0) {
                 return n;
             }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
             waiter.poll(markFired);
-            n = drainRound(handler);
+            n = drainRound(handler, true);
             if (n > 0) {
                 return n;
             }
@@ -175,9 +236,14 @@ public final class YMailbox<T> {
             throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
         }
         PollableSignaler waiter = requirePollable();
+        Objects.requireNonNull(handler, "handler");
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (;;) {
-            int n = check(handler);
+            int n = timeout == 0 ? 0 : spinOverAwake(handler);
+            if (n > 0) {
+                return n;
+            }
+            n = check(handler);
             if (n > 0) {
                 return n;
             }
@@ -188,7 +254,7 @@ public final class YMailbox<T> {
             if (waiter.poll(markFired, left, TimeUnit.NANOSECONDS) == 0) {
                 return 0;
             }
-            n = drainRound(handler);
+            n = drainRound(handler, true);
             if (n > 0) {
                 return n;
             }
@@ -205,33 +271,106 @@ public final class YMailbox<T> {
     }
 
     private void markFired(int id) {
-        fired[id] = true;
-        anyFired = true;
+        if (!fired[id]) {
+            fired[id] = true;
+            firedIds[firedCount++] = id;
+        }
     }
 
-    /** One round: one batch from each pipe that was signalled or is still awake. */
+    /**
+     * One round: one batch from each pipe left awake and each pipe of a fired id, each visited
+     * once. {@code sleep}: a pipe found empty goes to sleep (its next flush fires its id) and
+     * leaves the awake list; otherwise it stays awake, and listed.
+     */
     @SuppressWarnings("unchecked")
-    private int drainRound(Consumer<? super T> handler) {
+    private int drainRound(Consumer<? super T> handler, boolean sleep) {
         Writer<?>[] ws = writers;
-        if (awake.length < ws.length) {
-            awake = Arrays.copyOf(awake, ws.length); // new pipes start asleep: false
+        if (ws.length != known) {
+            cover(ws);
         }
+        int stamp = ++round;
         int n = 0;
-        for (int i = 0; i < ws.length; i++) {
-            Writer<T> w = (Writer<T>) ws[i];
-            if (awake[i] || (anyFired && fired[w.id])) {
-                int k = w.pipe.readBatch(handler);
-                // k == 0 left the pipe asleep, so its next flush fires w.id; k > 0 left it awake,
-                // so its writer will not signal and the next round must visit it anyway.
-                awake[i] = k > 0;
-                n += k;
+        int next = 0;
+        boolean done = false;
+        try {
+            for (int k = 0; k < awakeCount; k++) {
+                int i = awakeList[k];
+                visitedIn[i] = stamp;
+                int got = read((Writer<T>) ws[i], handler, sleep);
+                n += got;
+                if (got > 0 || !sleep) {
+                    nextAwake[next++] = i;
+                }
+            }
+            for (int f = 0; f < firedCount; f++) {
+                for (int i : writersOf[firedIds[f]]) {
+                    if (visitedIn[i] != stamp) {
+                        visitedIn[i] = stamp;
+                        int got = read((Writer<T>) ws[i], handler, sleep);
+                        n += got;
+                        if (got > 0 || !sleep) {
+                            nextAwake[next++] = i;
+                        }
+                    }
+                }
+            }
+            done = true;
+        } finally {
+            for (int f = 0; f < firedCount; f++) {
+                fired[firedIds[f]] = false;
+            }
+            firedCount = 0;
+            if (done) {
+                int[] t = awakeList;
+                awakeList = nextAwake;
+                nextAwake = t;
+                awakeCount = next;
+            } else {
+                // The handler threw mid-round: the pipe it came from still holds prefetched
+                // messages and will not signal. Visit every pipe next round.
+                visitAllNextRound();
             }
         }
-        if (anyFired) {
-            Arrays.fill(fired, false);
-            anyFired = false;
-        }
         return n;
+    }
+
+    private int read(Writer<T> w, Consumer<? super T> handler, boolean sleep) {
+        return sleep ? w.pipe.readBatch(handler) : w.pipe.readBatchAwake(handler);
+    }
+
+    /** The next round visits every pipe (asleep ones answer 0 and stay asleep). */
+    private void visitAllNextRound() {
+        Writer<?>[] ws = writers;
+        if (ws.length != known) {
+            cover(ws);
+        }
+        for (int i = 0; i < ws.length; i++) {
+            awakeList[i] = i;
+        }
+        awakeCount = ws.length;
+    }
+
+    /** Grows the reader-owned arrays to cover {@code ws}, and indexes writers by signal id. */
+    private void cover(Writer<?>[] ws) {
+        int count = ws.length;
+        awakeList = Arrays.copyOf(awakeList, count); // new pipes start asleep: not listed
+        nextAwake = new int[count];
+        visitedIn = Arrays.copyOf(visitedIn, count);
+        int[] perId = new int[fired.length];
+        for (Writer<?> w : ws) {
+            perId[w.id]++;
+        }
+        int[][] byId = new int[fired.length][];
+        for (int id = 0; id < byId.length; id++) {
+            byId[id] = new int[perId[id]];
+            perId[id] = 0;
+        }
+        for (int i = 0; i < count; i++) {
+            int id = ws[i].id;
+            byId[id][perId[id]++] = i;
+        }
+        writersOf = byId;
+        known = count;
     }
 
     /**
