@@ -14,7 +14,9 @@ import java.lang.invoke.VarHandle;
  *   tail  (writer)  end of the last written item
  *   front (reader)  next item to read
  *   r     (reader)  end of what the reader has prefetched
- *   c     (shared)  end of the last flush, or ASLEEP: the reader found nothing and went to sleep
+ *   c     (shared)  end of the last flush, or ASLEEP: the reader found nothing and went to sleep,
+ *                   or CLOSED: no flush is accepted any more (a closed YMailbox's pipes)
+ *   closedAt        c just before it became CLOSED (written once, by the closer)
  * </pre>
  * Each group sits on its own cache lines (padding by class layers, which HotSpot lays out
  * superclass first).
@@ -32,15 +34,53 @@ abstract class PipeProtocol extends PipePad3 {
         }
         // Release CAS: the writer's plain stores of the items happen-before the reader's acquire
         // of c. c is either w (reader awake) or ASLEEP, so the CAS fails only on ASLEEP.
-        if (casReleaseC(w, f) != w) {
-            // Reader asleep. Only the writer moves c away from ASLEEP, so a release store is
-            // enough; the caller's signal orders the reader's wake-up after it.
-            setReleaseC(f);
+        long seen = casReleaseC(w, f);
+        if (seen == w) {
             w = f;
-            return false;
+            return true;
+        }
+        // Reader asleep (or the pipe closed). Only the writer moves c away from ASLEEP, but a
+        // closer may swap ASLEEP for CLOSED meanwhile, so this is a CAS too (release, as above);
+        // the caller's signal orders the reader's wake-up after it. This path is taken once per
+        // sleep of the reader, never while it keeps up.
+        if (seen == ASLEEP) {
+            seen = casReleaseC(ASLEEP, f);
+        }
+        if (seen == CLOSED) {
+            throw new IllegalStateException("closed: nothing more is accepted (the unflushed "
+                    + "messages were not sent)");
         }
         w = f;
-        return true;
+        return false;
+    }
+
+    /**
+     * Any one thread, once: closes the pipe to its writer. A flush that has not landed by now
+     * fails with {@link IllegalStateException} and publishes nothing; the reader still gets every
+     * item flushed before, then finds the pipe empty for good.
+     *
+     * <p>{@code closedAt} is written before the CAS that installs CLOSED and read by the reader
+     * only after it saw CLOSED (acquire), so it is the value c held when the pipe closed. The CAS
+     * is needed because the writer (flush) and the reader (sleep) may change c at any time.
+     */
+    final void closePositions() {
+        for (;;) {
+            long seen = getAcquireC();
+            if (seen == CLOSED) {
+                return;
+            }
+            closedAt = seen;
+            if (casReleaseC(seen, CLOSED) == seen) {
+                return;
+            }
+        }
+    }
+
+    /** Reader, having seen CLOSED: the end of everything flushed before the close. */
+    private long closedEnd() {
+        long at = closedAt;
+        // ASLEEP: the reader had taken everything flushed (it sleeps only when c == front).
+        return at == ASLEEP ? front : at;
     }
 
     /**
@@ -65,6 +105,9 @@ abstract class PipeProtocol extends PipePad3 {
         if (seen == front) {
             seen = spinThenSleep();
         }
+        if (seen == CLOSED) {
+            seen = closedEnd();
+        }
         if (seen == front || seen == ASLEEP) {
             // Nothing new, and c is ASLEEP: swapped in now, or still ASLEEP from an earlier
             // false answer whose signal the reader has not taken yet.
@@ -84,6 +127,9 @@ abstract class PipeProtocol extends PipePad3 {
             return true;
         }
         long seen = getAcquireC(); // acquire: as in checkReadPositions
+        if (seen == CLOSED) {
+            seen = closedEnd();
+        }
         if (seen == front || seen == ASLEEP) {
             return false;
         }
@@ -154,6 +200,8 @@ abstract class PipePad2 extends PipeReaderPositions {
 abstract class PipeShared extends PipePad2 {
     /** The value of {@code c} while the reader is asleep. */
     static final long ASLEEP = -1L;
+    /** The value of {@code c} once the pipe is closed to its writer. */
+    static final long CLOSED = -2L;
 
     private static final VarHandle C;
 
@@ -165,8 +213,10 @@ abstract class PipeShared extends PipePad2 {
         }
     }
 
-    /** Shared: end of the last flush, or ASLEEP. */
+    /** Shared: end of the last flush, ASLEEP or CLOSED. */
     private long c;
+    /** Shared: c just before it became CLOSED; published by that CAS. */
+    long closedAt;
 
     /**
      * Sets {@code c} at construction: the pipe reaches its threads through a happens-before edge

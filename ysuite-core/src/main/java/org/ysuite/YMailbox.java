@@ -43,6 +43,9 @@ public final class YMailbox<T> {
     /** Copy-on-write list of writers; the volatile read in the reader acquires each new one. */
     private volatile Writer<?>[] writers = new Writer<?>[0];
 
+    /** Set by {@link #close()} after every pipe is closed (a reader that sees it sees that). */
+    private volatile boolean closed;
+
     private final WaitPolicy readerPolicy;
 
     // Reader-owned state. A round visits the pipes left awake by the last round and the pipes of
@@ -109,6 +112,9 @@ public final class YMailbox<T> {
      */
     public Writer<T> newWriter() {
         synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("mailbox closed: no new writers");
+            }
             Writer<?>[] old = writers;
             // The pipe starts with its reader asleep: the reader has never visited it, so the
             // first flush must signal.
@@ -132,6 +138,51 @@ public final class YMailbox<T> {
     }
 
     /**
+     * Closes the mailbox and wakes its reader. From now on {@link #newWriter()} and a writer's
+     * {@link Writer#flush()} (and {@link Writer#send}) throw {@link IllegalStateException}; a
+     * message not flushed before the close is not accepted. Every message flushed before the
+     * close is still handed to the reader, each exactly once: the reader's {@link #poll(Consumer)}
+     * returns them, then returns {@code 0}, which an untimed poll never does otherwise. The
+     * signaler is not closed. Any thread may call this; calling it again does nothing.
+     *
+     * <p>The reader's usual loop therefore ends by itself:
+     * <pre>{@code
+     * while (mailbox.poll(handler) > 0) {
+     *     // handled a batch
+     * }
+     * // closed, and everything sent before the close was handled
+     * }</pre>
+     */
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            // Each pipe's c becomes CLOSED atomically against its writer's flush: a flush lands
+            // before (the reader will get it) or fails (the writer is told). Then the flag, so a
+            // reader that sees it sees every pipe closed and can drain them for the last time.
+            for (Writer<?> w : writers) {
+                w.pipe.closePositions();
+            }
+            closed = true;
+        }
+        try {
+            signaler.signal(0); // wakes a sleeping reader; its next round finds the flag
+        } catch (IllegalStateException signalerClosed) {
+            // A closed signaler has woken its owner already and will not block it again.
+        }
+    }
+
+    /**
+     * Tells whether {@link #close()} was called.
+     *
+     * @return {@code true} once the mailbox is closed
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
      * Reader: drains, without blocking, every pipe that was signalled or still awake.
      *
      * @param handler called once per message, in order per writer, on the calling thread
@@ -140,8 +191,9 @@ public final class YMailbox<T> {
      */
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        if (pollable == null) {
-            visitAllNextRound(); // cannot tell which id fired: visit every pipe
+        if (pollable == null || closed) {
+            // Cannot tell which id fired, or closed (every pipe is read to its end): visit all.
+            visitAllNextRound();
             return drainRound(handler, true);
         }
         int n;
@@ -190,7 +242,9 @@ public final class YMailbox<T> {
      * Reader: waits until some writer has flushed, then drains every signalled pipe in one batch.
      *
      * @param handler called once per message, in order per writer, on the calling thread
-     * @return how many messages were handed over; at least {@code 1}
+     * @return how many messages were handed over: at least {@code 1}, or {@code 0} once the
+     *     mailbox is {@link #close() closed} and every message accepted before has been handed
+     *     over
      * @throws InterruptedException if the reader is interrupted while waiting
      * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}
      * @throws NullPointerException if {@code handler} is null
@@ -203,9 +257,10 @@ public final class YMailbox<T> {
             if (n > 0) {
                 return n;
             }
+            boolean wasClosed = closed; // read before check: then check visits every pipe
             n = check(handler);
-            if (n > 0) {
-                return n;
+            if (n > 0 || wasClosed) {
+                return n; // closed: check read every pipe to its end; 0 means all handed over
             }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
             waiter.poll(markFired);
@@ -223,7 +278,8 @@ public final class YMailbox<T> {
      * @param handler called once per message, in order per writer, on the calling thread
      * @param timeout how long to wait, {@code >= 0}; zero means do not wait
      * @param unit the unit of {@code timeout}
-     * @return how many messages were handed over; {@code 0} if the time ran out
+     * @return how many messages were handed over; {@code 0} if the time ran out, or once the
+     *     mailbox is closed and drained
      * @throws InterruptedException if the reader is interrupted while waiting
      * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}
@@ -243,8 +299,9 @@ public final class YMailbox<T> {
             if (n > 0) {
                 return n;
             }
+            boolean wasClosed = closed;
             n = check(handler);
-            if (n > 0) {
+            if (n > 0 || wasClosed) {
                 return n;
             }
             long left = deadline - System.nanoTime();
@@ -419,7 +476,12 @@ public final class YMailbox<T> {
             return pipe.unwrite();
         }
 
-        /** Makes the written messages visible to the reader, waking it if it is asleep. */
+        /**
+         * Makes the written messages visible to the reader, waking it if it is asleep.
+         *
+         * @throws IllegalStateException if the mailbox is closed: nothing was made visible (the
+         *     unflushed messages can be taken back with {@link #unwrite()})
+         */
         public void flush() {
             if (!pipe.flush()) {
                 signaler.signal(id);
@@ -431,6 +493,7 @@ public final class YMailbox<T> {
          *
          * @param message the message
          * @throws NullPointerException if {@code message} is null
+         * @throws IllegalStateException if the mailbox is closed: the message was not accepted
          */
         public void send(T message) {
             pipe.write(Objects.requireNonNull(message, "message"), false);
