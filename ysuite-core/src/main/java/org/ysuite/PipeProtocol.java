@@ -14,7 +14,9 @@ import java.lang.invoke.VarHandle;
  *   tail  (writer)  end of the last written item
  *   front (reader)  next item to read
  *   r     (reader)  end of what the reader has prefetched
- *   c     (shared)  end of the last flush, or ASLEEP: the reader found nothing and went to sleep
+ *   c     (shared)  end of the last flush, or ASLEEP: the reader found nothing and went to sleep,
+ *                   or CLOSED: no flush is accepted any more (a closed YMailbox's pipes)
+ *   closedAt        c just before it became CLOSED (written once, by the closer)
  * </pre>
  * Each group sits on its own cache lines (padding by class layers, which HotSpot lays out
  * superclass first).
@@ -32,34 +34,130 @@ abstract class PipeProtocol extends PipePad3 {
         }
         // Release CAS: the writer's plain stores of the items happen-before the reader's acquire
         // of c. c is either w (reader awake) or ASLEEP, so the CAS fails only on ASLEEP.
-        if (casReleaseC(w, f) != w) {
-            // Reader asleep. Only the writer moves c away from ASLEEP, so a release store is
-            // enough; the caller's signal orders the reader's wake-up after it.
-            setReleaseC(f);
+        long seen = casReleaseC(w, f);
+        if (seen == w) {
             w = f;
-            return false;
+            return true;
+        }
+        // Reader asleep (or the pipe closed). Only the writer moves c away from ASLEEP, but a
+        // closer may swap ASLEEP for CLOSED meanwhile, so this is a CAS too (release, as above);
+        // the caller's signal orders the reader's wake-up after it. This path is taken once per
+        // sleep of the reader, never while it keeps up.
+        if (seen == ASLEEP) {
+            seen = casReleaseC(ASLEEP, f);
+        }
+        if (seen == CLOSED) {
+            throw new IllegalStateException("closed: nothing more is accepted (the unflushed "
+                    + "messages were not sent)");
         }
         w = f;
-        return true;
+        return false;
+    }
+
+    /**
+     * Any one thread, once: closes the pipe to its writer. A flush that has not landed by now
+     * fails with {@link IllegalStateException} and publishes nothing; the reader still gets every
+     * item flushed before, then finds the pipe empty for good.
+     *
+     * <p>{@code closedAt} is written before the CAS that installs CLOSED and read by the reader
+     * only after it saw CLOSED (acquire), so it is the value c held when the pipe closed. The CAS
+     * is needed because the writer (flush) and the reader (sleep) may change c at any time.
+     */
+    final void closePositions() {
+        for (;;) {
+            long seen = getAcquireC();
+            if (seen == CLOSED) {
+                return;
+            }
+            closedAt = seen;
+            if (casReleaseC(seen, CLOSED) == seen) {
+                return;
+            }
+        }
+    }
+
+    /** Reader, having seen CLOSED: the end of everything flushed before the close. */
+    private long closedEnd() {
+        long at = closedAt;
+        // ASLEEP: the reader had taken everything flushed (it sleeps only when c == front).
+        return at == ASLEEP ? front : at;
     }
 
     /**
      * Reader: true if [front, r) is not empty, prefetching everything flushed when it is.
-     * A false answer has swapped c to ASLEEP: the reader must wait for a signal.
+     * When nothing new was flushed the reader first spins on plain acquire loads of c, as its
+     * {@link WaitPolicy} allows, and only then swaps c to ASLEEP: a false answer has done that
+     * swap, and the reader must wait for a signal.
+     *
+     * <p>Why the spin needs no atomic: only the reader ever writes ASLEEP, and the writer only
+     * ever moves c forward from the value it last wrote. While the reader spins, c is not ASLEEP,
+     * so every flush's CAS succeeds (the writer pays no signal) and an acquire load that sees the
+     * new c sees every item that flush released. The one step that must be atomic is the last:
+     * "nothing past front" and "asleep" in one CAS, so a flush that lands between the reader's
+     * last look and its sleep is either seen by the CAS or finds ASLEEP and signals.
      */
     final boolean checkReadPositions() {
         if (front != r) {
             return true;
         }
-        // Acquire: sees every item the writer's flush released. The CAS swaps c to ASLEEP only if
-        // nothing was flushed past front, atomically with that check, so a racing flush either
-        // lands first (we see its end) or finds ASLEEP (and its caller signals us).
-        long seen = casAcquireC(front, ASLEEP);
+        // Acquire: pairs with the release of c in flushPositions (see there).
+        long seen = getAcquireC();
+        if (seen == front) {
+            seen = spinThenSleep();
+        }
+        if (seen == CLOSED) {
+            seen = closedEnd();
+        }
+        if (seen == front || seen == ASLEEP) {
+            // Nothing new, and c is ASLEEP: swapped in now, or still ASLEEP from an earlier
+            // false answer whose signal the reader has not taken yet.
+            return false;
+        }
+        r = seen;
+        return true;
+    }
+
+    /**
+     * Reader: like {@link #checkReadPositions()} but never spins and never sleeps: a false
+     * answer leaves c as it was (the reader stays awake, so the writer will not signal, and the
+     * caller must look again by itself). For a reader that spins over several pipes.
+     */
+    final boolean checkReadPositionsAwake() {
+        if (front != r) {
+            return true;
+        }
+        long seen = getAcquireC(); // acquire: as in checkReadPositions
+        if (seen == CLOSED) {
+            seen = closedEnd();
+        }
         if (seen == front || seen == ASLEEP) {
             return false;
         }
         r = seen;
         return true;
+    }
+
+    /**
+     * Reader, nothing new at its first look: spins on acquire loads of c for the policy's rounds,
+     * then swaps c to ASLEEP. Returns the last value of c seen; {@code front} means the swap
+     * succeeded and the reader is asleep.
+     */
+    private long spinThenSleep() {
+        WaitPolicy policy = readerPolicy;
+        int limit = policy.spins();
+        for (int round = 1; round <= limit; round++) {
+            Thread.onSpinWait();
+            long seen = getAcquireC();
+            if (seen != front) {
+                policy.spun(round);
+                return seen;
+            }
+        }
+        policy.parked();
+        // Acquire CAS: swaps c to ASLEEP only if nothing was flushed past front, atomically with
+        // that check, so a racing flush either lands first (we see its end, with acquire) or
+        // finds ASLEEP (and its caller signals us).
+        return casAcquireC(front, ASLEEP);
     }
 }
 
@@ -89,6 +187,8 @@ abstract class PipeReaderPositions extends PipePad1 {
     long front;
     /** Reader: end of what the reader has prefetched. */
     long r;
+    /** Reader: how long the reader spins on c before it swaps in ASLEEP. */
+    WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
 }
 
 /** Padding between the reader's positions and the shared word. */
@@ -100,6 +200,8 @@ abstract class PipePad2 extends PipeReaderPositions {
 abstract class PipeShared extends PipePad2 {
     /** The value of {@code c} while the reader is asleep. */
     static final long ASLEEP = -1L;
+    /** The value of {@code c} once the pipe is closed to its writer. */
+    static final long CLOSED = -2L;
 
     private static final VarHandle C;
 
@@ -111,8 +213,10 @@ abstract class PipeShared extends PipePad2 {
         }
     }
 
-    /** Shared: end of the last flush, or ASLEEP. */
+    /** Shared: end of the last flush, ASLEEP or CLOSED. */
     private long c;
+    /** Shared: c just before it became CLOSED; published by that CAS. */
+    long closedAt;
 
     /**
      * Sets {@code c} at construction: the pipe reaches its threads through a happens-before edge
@@ -128,6 +232,10 @@ abstract class PipeShared extends PipePad2 {
 
     final long casAcquireC(long expected, long value) {
         return (long) C.compareAndExchangeAcquire(this, expected, value);
+    }
+
+    final long getAcquireC() {
+        return (long) C.getAcquire(this);
     }
 
     final void setReleaseC(long value) {

@@ -43,12 +43,25 @@ public final class YMailbox<T> {
     /** Copy-on-write list of writers; the volatile read in the reader acquires each new one. */
     private volatile Writer<?>[] writers = new Writer<?>[0];
 
-    // Reader-owned state.
-    private final boolean[] fired;
-    private boolean anyFired;
-    private boolean[] awake = new boolean[0]; // awake[i]: writer i's pipe was not asleep last round
+    /** Set by {@link #close()} after every pipe is closed (a reader that sees it sees that). */
+    private volatile boolean closed;
+
+    private final WaitPolicy readerPolicy;
+
+    // Reader-owned state. A round visits the pipes left awake by the last round and the pipes of
+    // the ids fired since; nothing else is touched.
+    private final boolean[] fired;          // fired[id]: id is in firedIds
+    private final int[] firedIds;           // the ids fired since the last round
+    private int firedCount;
     private final IntConsumer markFired = this::markFired;
     private boolean draining; // true while a handler runs: check/poll from inside it are rejected
+    private int[] awakeList = new int[0];   // writer indexes whose pipe was left awake
+    private int awakeCount;
+    private int[] nextAwake = new int[0];
+    private int[] visitedIn = new int[0];   // the round that last visited writer i
+    private int round;
+    private int[][] writersOf = new int[0][]; // writer indexes per signal id
+    private int known;                      // writers the reader-owned arrays cover
 
     /** Creates a mailbox over a new {@link YPollset} with the default spin. */
     public YMailbox() {
@@ -65,13 +78,31 @@ public final class YMailbox<T> {
      * @throws IllegalArgumentException if {@code signaler.capacity()} is less than 1
      */
     public YMailbox(Signaler signaler) {
+        this(signaler, WaitPolicy.defaultPolicy());
+    }
+
+    /**
+     * Creates a mailbox over {@code signaler} whose reader, finding every awake pipe empty in
+     * {@link #poll(Consumer)}, spins over them as {@code readerPolicy} says before it puts them
+     * to sleep and waits on the signaler. While it spins, the writers of those pipes flush without
+     * signalling.
+     *
+     * @param signaler the signaler the writers fire; a {@link PollableSignaler} lets the reader
+     *     block in {@link #poll(Consumer)}
+     * @param readerPolicy how long the reader spins over its awake pipes before it sleeps
+     * @throws NullPointerException if {@code signaler} or {@code readerPolicy} is null
+     * @throws IllegalArgumentException if {@code signaler.capacity()} is less than 1
+     */
+    public YMailbox(Signaler signaler, WaitPolicy readerPolicy) {
         this.signaler = Objects.requireNonNull(signaler, "signaler");
+        this.readerPolicy = Objects.requireNonNull(readerPolicy, "readerPolicy");
         int capacity = signaler.capacity();
         if (capacity < 1) {
             throw new IllegalArgumentException("signaler.capacity() must be >= 1: " + capacity);
         }
         this.pollable = signaler instanceof PollableSignaler ? (PollableSignaler) signaler : null;
         this.fired = new boolean[capacity];
+        this.firedIds = new int[capacity];
     }
 
     /**
@@ -82,11 +113,15 @@ public final class YMailbox<T> {
      */
     public Writer<T> newWriter() {
         synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("mailbox closed: no new writers");
+            }
             Writer<?>[] old = writers;
             // The pipe starts with its reader asleep: the reader has never visited it, so the
             // first flush must signal.
-            Writer<T> writer = new Writer<>(new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, true),
-                    signaler, old.length % fired.length);
+            // Its reader never spins on it alone: the mailbox spins over all awake pipes.
+            YPipe<T> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, true, WaitPolicy.purePark());
+            Writer<T> writer = new Writer<>(pipe, signaler, old.length % fired.length);
             Writer<?>[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = writer;
             writers = grown; // volatile store publishes the writer and its pipe to the reader
@@ -104,6 +139,51 @@ public final class YMailbox<T> {
     }
 
     /**
+     * Closes the mailbox and wakes its reader. From now on {@link #newWriter()} and a writer's
+     * {@link Writer#flush()} (and {@link Writer#send}) throw {@link IllegalStateException}; a
+     * message not flushed before the close is not accepted. Every message flushed before the
+     * close is still handed to the reader, each exactly once: the reader's {@link #poll(Consumer)}
+     * returns them, then returns {@code 0}, which an untimed poll never does otherwise. The
+     * signaler is not closed. Any thread may call this; calling it again does nothing.
+     *
+     * <p>The reader's usual loop therefore ends by itself:
+     * <pre>{@code
+     * while (mailbox.poll(handler) > 0) {
+     *     // handled a batch
+     * }
+     * // closed, and everything sent before the close was handled
+     * }</pre>
+     */
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            // Each pipe's c becomes CLOSED atomically against its writer's flush: a flush lands
+            // before (the reader will get it) or fails (the writer is told). Then the flag, so a
+            // reader that sees it sees every pipe closed and can drain them for the last time.
+            for (Writer<?> w : writers) {
+                w.pipe.closePositions();
+            }
+            closed = true;
+        }
+        try {
+            signaler.signal(0); // wakes a sleeping reader; its next round finds the flag
+        } catch (IllegalStateException signalerClosed) {
+            // A closed signaler has woken its owner already and will not block it again.
+        }
+    }
+
+    /**
+     * Tells whether {@link #close()} was called.
+     *
+     * @return {@code true} once the mailbox is closed
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
      * Reader: drains, without blocking, every pipe that was signalled or still awake.
      *
      * @param handler called once per message, in order per writer, on the calling thread
@@ -113,14 +193,11 @@ public final class YMailbox<T> {
      */
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        if (draining) {
-            throw new IllegalStateException("YMailbox.check/poll called from inside its own handler:"
-                    + " the reader is in use by that drain (re-entrant reads are not supported)");
-        }
-        if (pollable == null) {
-            anyFired = true; // cannot tell which id fired: visit every pipe
-            Arrays.fill(fired, true);
-            return drainRound(handler);
+        requireNotDraining();
+        if (pollable == null || closed) {
+            // Cannot tell which id fired, or closed (every pipe is read to its end): visit all.
+            visitAllNextRound();
+            return drainRound(handler, true);
         }
         int n;
         int ids;
@@ -131,31 +208,67 @@ public final class YMailbox<T> {
             // is the check that leaves the signaler armed (an fd-based signaler's descriptor
             // armed for a native poller), so sleeping after it cannot miss the next flush.
             ids = pollable.check(markFired);
-            n = drainRound(handler);
+            n = drainRound(handler, true);
         } while (n == 0 && ids > 0);
         return n;
+    }
+
+    /**
+     * Reader: looks at the pipes left awake, spinning over them as the reader's policy allows,
+     * without putting any to sleep; their writers do not signal meanwhile.
+     *
+     * @return messages handed over, or 0 when the spin ended with nothing
+     */
+    private int spinOverAwake(Consumer<? super T> handler) {
+        if (awakeCount == 0) {
+            return 0; // every pipe is asleep: only a signal can bring news
+        }
+        int n = drainRound(handler, false);
+        if (n > 0) {
+            return n;
+        }
+        WaitPolicy policy = readerPolicy;
+        int limit = policy.spins();
+        for (int spin = 1; spin <= limit; spin++) {
+            Thread.onSpinWait();
+            n = drainRound(handler, false);
+            if (n > 0) {
+                policy.spun(spin);
+                return n;
+            }
+        }
+        policy.parked();
+        return 0;
     }
 
     /**
      * Reader: waits until some writer has flushed, then drains every signalled pipe in one batch.
      *
      * @param handler called once per message, in order per writer, on the calling thread
-     * @return how many messages were handed over; at least {@code 1}
+     * @return how many messages were handed over: at least {@code 1}, or {@code 0} once the
+     *     mailbox is {@link #close() closed} and every message accepted before has been handed
+     *     over
      * @throws InterruptedException if the reader is interrupted while waiting
      * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, or if
      *     called from inside a handler of this mailbox
      * @throws NullPointerException if {@code handler} is null
      */
     public int poll(Consumer<? super T> handler) throws InterruptedException {
+        Objects.requireNonNull(handler, "handler");
         PollableSignaler waiter = requirePollable();
         for (;;) {
-            int n = check(handler);
+            int n = spinOverAwake(handler);
             if (n > 0) {
                 return n;
             }
+            boolean wasClosed = closed; // read before check: then check visits every pipe
+            n = check(handler);
+            if (n > 0 || wasClosed) {
+                return n; // closed: check read every pipe to its end; 0 means all handed over
+            }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
             waiter.poll(markFired);
-            n = drainRound(handler);
+            n = drainRound(handler, true);
             if (n > 0) {
                 return n;
             }
@@ -169,7 +282,8 @@ public final class YMailbox<T> {
      * @param handler called once per message, in order per writer, on the calling thread
      * @param timeout how long to wait, {@code >= 0}; zero means do not wait
      * @param unit the unit of {@code timeout}
-     * @return how many messages were handed over; {@code 0} if the time ran out
+     * @return how many messages were handed over; {@code 0} if the time ran out, or once the
+     *     mailbox is closed and drained
      * @throws InterruptedException if the reader is interrupted while waiting
      * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, or if
@@ -183,10 +297,16 @@ public final class YMailbox<T> {
             throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
         }
         PollableSignaler waiter = requirePollable();
+        Objects.requireNonNull(handler, "handler");
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         for (;;) {
-            int n = check(handler);
+            int n = timeout == 0 ? 0 : spinOverAwake(handler);
             if (n > 0) {
+                return n;
+            }
+            boolean wasClosed = closed;
+            n = check(handler);
+            if (n > 0 || wasClosed) {
                 return n;
             }
             long left = deadline - System.nanoTime();
@@ -196,7 +316,7 @@ public final class YMailbox<T> {
             if (waiter.poll(markFired, left, TimeUnit.NANOSECONDS) == 0) {
                 return 0;
             }
-            n = drainRound(handler);
+            n = drainRound(handler, true);
             if (n > 0) {
                 return n;
             }
@@ -213,38 +333,116 @@ public final class YMailbox<T> {
     }
 
     private void markFired(int id) {
-        fired[id] = true;
-        anyFired = true;
+        if (!fired[id]) {
+            fired[id] = true;
+            firedIds[firedCount++] = id;
+        }
     }
 
-    /** One round: one batch from each pipe that was signalled or is still awake. */
+    /**
+     * One round: one batch from each pipe left awake and each pipe of a fired id, each visited
+     * once. {@code sleep}: a pipe found empty goes to sleep (its next flush fires its id) and
+     * leaves the awake list; otherwise it stays awake, and listed.
+     */
     @SuppressWarnings("unchecked")
-    private int drainRound(Consumer<? super T> handler) {
+    private int drainRound(Consumer<? super T> handler, boolean sleep) {
         Writer<?>[] ws = writers;
-        if (awake.length < ws.length) {
-            awake = Arrays.copyOf(awake, ws.length); // new pipes start asleep: false
+        if (ws.length != known) {
+            cover(ws);
         }
+        requireNotDraining();
+        int stamp = ++round;
         int n = 0;
+        int next = 0;
+        boolean done = false;
         draining = true;
         try {
-            for (int i = 0; i < ws.length; i++) {
-                Writer<T> w = (Writer<T>) ws[i];
-                if (awake[i] || (anyFired && fired[w.id])) {
-                    int k = w.pipe.readBatch(handler);
-                    // k == 0 left the pipe asleep, so its next flush fires w.id; k > 0 left it
-                    // awake, so its writer will not signal and the next round must visit it anyway.
-                    awake[i] = k > 0;
-                    n += k;
+            for (int k = 0; k < awakeCount; k++) {
+                int i = awakeList[k];
+                visitedIn[i] = stamp;
+                int got = read((Writer<T>) ws[i], handler, sleep);
+                n += got;
+                if (got > 0 || !sleep) {
+                    nextAwake[next++] = i;
                 }
             }
+            for (int f = 0; f < firedCount; f++) {
+                for (int i : writersOf[firedIds[f]]) {
+                    if (visitedIn[i] != stamp) {
+                        visitedIn[i] = stamp;
+                        int got = read((Writer<T>) ws[i], handler, sleep);
+                        n += got;
+                        if (got > 0 || !sleep) {
+                            nextAwake[next++] = i;
+                        }
+                    }
+                }
+            }
+            done = true;
         } finally {
+            for (int f = 0; f < firedCount; f++) {
+                fired[firedIds[f]] = false;
+            }
+            firedCount = 0;
+            if (done) {
+                int[] t = awakeList;
+                awakeList = nextAwake;
+                nextAwake = t;
+                awakeCount = next;
+            } else {
+                // The handler threw mid-round: the pipe it came from still holds prefetched
+                // messages and will not signal. Visit every pipe next round.
+                visitAllNextRound();
+            }
             draining = false;
         }
-        if (anyFired) {
-            Arrays.fill(fired, false);
-            anyFired = false;
-        }
         return n;
+    }
+
+    private void requireNotDraining() {
+        if (draining) {
+            throw new IllegalStateException("YMailbox.check/poll called from inside its own handler:"
+                    + " the reader is in use by that drain (re-entrant reads are not supported)");
+        }
+    }
+
+    private int read(Writer<T> w, Consumer<? super T> handler, boolean sleep) {
+        return sleep ? w.pipe.readBatch(handler) : w.pipe.readBatchAwake(handler);
+    }
+
+    /** The next round visits every pipe (asleep ones answer 0 and stay asleep). */
+    private void visitAllNextRound() {
+        Writer<?>[] ws = writers;
+        if (ws.length != known) {
+            cover(ws);
+        }
+        for (int i = 0; i < ws.length; i++) {
+            awakeList[i] = i;
+        }
+        awakeCount = ws.length;
+    }
+
+    /** Grows the reader-owned arrays to cover {@code ws}, and indexes writers by signal id. */
+    private void cover(Writer<?>[] ws) {
+        int count = ws.length;
+        awakeList = Arrays.copyOf(awakeList, count); // new pipes start asleep: not listed
+        nextAwake = new int[count];
+        visitedIn = Arrays.copyOf(visitedIn, count);
+        int[] perId = new int[fired.length];
+        for (Writer<?> w : ws) {
+            perId[w.id]++;
+        }
+        int[][] byId = new int[fired.length][];
+        for (int id = 0; id < byId.length; id++) {
+            byId[id] = new int[perId[id]];
+            perId[id] = 0;
+        }
+        for (int i = 0; i < count; i++) {
+            int id = ws[i].id;
+            byId[id][perId[id]++] = i;
+        }
+        writersOf = byId;
+        known = count;
     }
 
     /**
@@ -293,7 +491,12 @@ public final class YMailbox<T> {
             return pipe.unwrite();
         }
 
-        /** Makes the written messages visible to the reader, waking it if it is asleep. */
+        /**
+         * Makes the written messages visible to the reader, waking it if it is asleep.
+         *
+         * @throws IllegalStateException if the mailbox is closed: nothing was made visible (the
+         *     unflushed messages can be taken back with {@link #unwrite()})
+         */
         public void flush() {
             if (!pipe.flush()) {
                 signaler.signal(id);
@@ -305,6 +508,7 @@ public final class YMailbox<T> {
          *
          * @param message the message
          * @throws NullPointerException if {@code message} is null
+         * @throws IllegalStateException if the mailbox is closed: the message was not accepted
          */
         public void send(T message) {
             pipe.write(Objects.requireNonNull(message, "message"), false);

@@ -2,6 +2,7 @@ package org.ysuite;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -45,6 +46,8 @@ import java.util.function.Predicate;
  * a bounded number of steps and at most one atomic instruction on {@code c}.
  *
  * <h2>Memory</h2>
+ * The reader nulls the slots it consumed in bulk, when it goes to sleep and when it leaves a
+ * chunk, so at most one chunk's worth of consumed items stays reachable while it keeps reading.
  * Chunks drained by the reader are handed back to the writer for reuse (up to
  * {@value #MAX_SPARE_CHUNKS} of them), so a pipe in steady state allocates nothing per message.
  *
@@ -74,15 +77,34 @@ public final class YPipe<T> extends YPipeSpares {
      * @throws IllegalArgumentException if {@code chunkSize} is out of range
      */
     public YPipe(int chunkSize) {
-        this(chunkSize, false);
+        this(chunkSize, false, WaitPolicy.defaultPolicy());
+    }
+
+    /**
+     * Creates a pipe whose reader, finding nothing new, spins as {@code readerPolicy} says
+     * before it goes to sleep; the reader starts awake.
+     *
+     * <p>While the reader spins it is awake: the writer's flushes succeed without a signal, and
+     * the reader picks their items up without any atomic instruction. Only a reader that spun
+     * its whole limit swaps in "asleep" and makes the next flush ask for a signal. Use
+     * {@link WaitPolicy#purePark()} for a reader whose {@link #read()} must answer at once (one
+     * that polls many pipes, say).
+     *
+     * @param chunkSize items per chunk, {@code 1 <= chunkSize <= MAX_CHUNK_SIZE}
+     * @param readerPolicy how long the reader spins before it sleeps
+     * @throws IllegalArgumentException if {@code chunkSize} is out of range
+     * @throws NullPointerException if {@code readerPolicy} is null
+     */
+    public YPipe(int chunkSize, WaitPolicy readerPolicy) {
+        this(chunkSize, false, Objects.requireNonNull(readerPolicy, "readerPolicy"));
     }
 
     /**
      * Creates a pipe, optionally with the reader asleep from the start, so that the first flush
      * returns {@code false} (a {@link YMailbox} uses this: its reader cannot visit a pipe it has
-     * not yet been told of).
+     * not yet been told of), and with the reader's spin policy.
      */
-    YPipe(int chunkSize, boolean readerAsleep) {
+    YPipe(int chunkSize, boolean readerAsleep, WaitPolicy readerPolicy) {
         if (chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
             throw new IllegalArgumentException(
                     "chunkSize must be in [1, " + MAX_CHUNK_SIZE + "]: " + chunkSize);
@@ -91,6 +113,7 @@ public final class YPipe<T> extends YPipeSpares {
         backChunk = first;
         frontChunk = first;
         initC(readerAsleep);
+        this.readerPolicy = readerPolicy;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -191,8 +214,10 @@ public final class YPipe<T> extends YPipeSpares {
     /**
      * Tells whether an item can be read, prefetching every item flushed so far.
      *
-     * <p>A {@code false} answer puts the reader to sleep: the writer's next flush will ask for a
-     * signal, and the reader must wait for it.
+     * <p>When nothing new was flushed, the reader first spins as its {@link WaitPolicy} allows
+     * (the default policy unless the pipe was made with another). A {@code false} answer puts
+     * the reader to sleep: the writer's next flush will ask for a signal, and the reader must
+     * wait for it.
      *
      * @return {@code true} if {@link #read()} will return an item
      * @throws IllegalStateException if called from inside a {@link #readBatch} handler
@@ -201,7 +226,11 @@ public final class YPipe<T> extends YPipeSpares {
         if (inBatch) {
             throw reentered("checkRead");
         }
-        return checkReadPositions();
+        if (checkReadPositions()) {
+            return true;
+        }
+        releaseConsumed();
+        return false;
     }
 
     private static IllegalStateException reentered(String method) {
@@ -238,9 +267,20 @@ public final class YPipe<T> extends YPipeSpares {
      */
     public int readBatch(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        if (!checkRead()) {
-            return 0;
-        }
+        return checkRead() ? drainPrefetched(handler) : 0;
+    }
+
+    /**
+     * Like {@link #readBatch} but never spins and never puts the reader to sleep: {@code 0}
+     * leaves the reader awake, so the writer will not signal and the caller must look again
+     * (a {@link YMailbox} reader spinning over its awake pipes).
+     */
+    int readBatchAwake(Consumer<? super T> handler) {
+        return checkReadPositionsAwake() ? drainPrefetched(handler) : 0;
+    }
+
+    /** Hands every prefetched item to {@code handler}. */
+    private int drainPrefetched(Consumer<? super T> handler) {
         long end = r;
         int n = 0;
         // Reader-owned plain flag: a handler that read on would move front past end, and this
@@ -281,7 +321,8 @@ public final class YPipe<T> extends YPipeSpares {
     private T take() {
         Object[] items = frontChunk.items;
         T value = (T) items[frontPos];
-        items[frontPos] = null; // no reference kept alive by a drained slot
+        // The slot is not nulled here: that store would land on the cache line the writer is
+        // filling. Consumed slots are nulled in bulk when the reader sleeps or leaves the chunk.
         front++;
         if (++frontPos == items.length) {
             advanceFront();
@@ -326,12 +367,28 @@ public final class YPipe<T> extends YPipeSpares {
     /** Reader: the front chunk is drained; move on and give the drained chunk back to the writer. */
     private void advanceFront() {
         Chunk drained = frontChunk;
+        // No reference kept alive by a drained chunk (a spare, or garbage): null what is left.
+        Arrays.fill(drained.items, clearedPos, drained.items.length, null);
+        clearedPos = 0;
         frontChunk = drained.next;
         // The writer reads prev only to unwrite across a chunk edge, which never reaches back
         // into items the reader has consumed; dropping it keeps drained chunks unlinked.
         frontChunk.prev = null;
         frontPos = 0;
         recycle(drained);
+    }
+
+    /**
+     * Reader, going to sleep: nulls the front chunk's slots consumed since the last time, so a
+     * sleeping reader keeps no consumed item alive. The writer never writes below frontPos in
+     * the front chunk (those slots are consumed, and it reuses the chunk only after the reader
+     * recycled it), so these plain stores race with nothing.
+     */
+    private void releaseConsumed() {
+        if (clearedPos < frontPos) {
+            Arrays.fill(frontChunk.items, clearedPos, frontPos, null);
+            clearedPos = frontPos;
+        }
     }
 
     /** One chunk of the store; {@code next} links the queue, or the spare list once drained. */
@@ -370,6 +427,8 @@ abstract class YPipeReaderStore extends YPipePad4 {
     int frontPos;
     /** Reader: true while readBatch runs its handler (re-entrant reads are rejected). */
     boolean inBatch;
+    /** Slots of the front chunk below this one are nulled (consumed and released). */
+    int clearedPos;
 }
 
 /** Padding between the reader's store and the spare list. */

@@ -201,7 +201,7 @@ class YPipeTest {
 
     @Test
     void readerThatStartsAsleepGetsTheFirstFlushSignalled() {
-        YPipe<String> pipe = new YPipe<>(16, true);
+        YPipe<String> pipe = new YPipe<>(16, true, WaitPolicy.defaultPolicy());
         assertNull(pipe.read());
         pipe.write("a");
         assertFalse(pipe.flush());

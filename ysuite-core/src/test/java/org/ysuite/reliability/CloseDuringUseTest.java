@@ -301,7 +301,7 @@ class CloseDuringUseTest {
      */
     private void assertBaselineAfterGc() {
         Baseline fdsNow = Baseline.now();
-        assertEquals(before.fds, fdsNow.fds, () -> "file descriptors leaked: " + before + " -> " + fdsNow);
+        assertTrue(fdsNow.fds <= before.fds, () -> "file descriptors leaked: " + before + " -> " + fdsNow);
         Baseline after = fdsNow;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (after.directBytes > before.directBytes && System.nanoTime() < deadline) {
@@ -320,6 +320,8 @@ class CloseDuringUseTest {
                 () -> "off-heap memory not returned: before " + before + ", after " + after);
         assertTrue(after.directCount <= before.directCount,
                 () -> "direct buffers not returned: before " + before + ", after " + after);
-        assertEquals(before.fds, after.fds, () -> "file descriptors leaked: " + before + " -> " + after);
+        // Fewer is not a leak: a descriptor opened before this test (by an earlier test's object
+        // that only a GC or a Cleaner closes, or by the JDK) may close meanwhile.
+        assertTrue(after.fds <= before.fds, () -> "file descriptors leaked: " + before + " -> " + after);
     }
 }

@@ -6,6 +6,7 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YPipe;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -14,6 +15,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * YPipe: the writer's flush racing the reader's transition to asleep (check_read's CAS of
  * {@code c} to the sentinel).
+ *
+ * <p>The reader does not spin ({@link WaitPolicy#purePark()}): its first empty look swaps in
+ * the sentinel. {@link YPipeFlushVsSpinningSleep} races the spin that comes before it.
  *
  * <p>The pipe starts with the reader awake and nothing left to read. The writer writes one item
  * and flushes (r1 = 1 if flush said "reader awake", 0 if it said "asleep: signal it"). The reader
@@ -29,7 +33,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class YPipeFlushVsSleep {
 
-    private final YPipe<Integer> pipe = new YPipe<>();
+    private final YPipe<Integer> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
 
     /** Leaves the reader awake with nothing prefetched: the next empty read puts it to sleep. */
     public YPipeFlushVsSleep() {

@@ -72,6 +72,16 @@ public final class Partner {
     }
 
     /**
+     * Returns the partner thread's id (for {@link java.lang.management.ThreadMXBean}).
+     *
+     * @return the thread id
+     */
+    @SuppressWarnings("deprecation") // Thread.getId: threadId() is JDK 19+
+    public long threadId() {
+        return thread.getId();
+    }
+
+    /**
      * Fails if the partner thread died: call it where a benchmark would otherwise wait forever.
      */
     public void check() {

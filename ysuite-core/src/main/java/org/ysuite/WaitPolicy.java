@@ -1,0 +1,197 @@
+package org.ysuite;
+
+/**
+ * How long a waiting thread spins before it goes to sleep: every wait in ysuite (a pipe's reader
+ * about to sleep, a signaler's owner, an off-heap writer waiting for space) asks its policy.
+ *
+ * <p>Spinning pays when the awaited event comes within a few microseconds: the waiter sees it
+ * without the cost of a park and an unpark on both sides (and, for a pipe, without going asleep,
+ * so the writer's flush needs no signal at all). Spinning costs a core while it lasts, so a
+ * policy bounds it. The caller's loop, as every ysuite wait writes it:
+ * <pre>{@code
+ * int limit = policy.spins();            // rounds this wait may spin
+ * int round = 0;
+ * while (!ready() && round < limit) {
+ *     Thread.onSpinWait();
+ *     round++;
+ * }
+ * if (ready()) {
+ *     policy.spun(round);                 // the spin paid off after `round` rounds
+ *     return;
+ * }
+ * policy.parked();                        // it did not: announce sleep, then park
+ * ... publish "asleep", park until signalled ...
+ * }</pre>
+ *
+ * <p>The policies:
+ * <ul>
+ *   <li>{@link #spinThenPark(int)}: a fixed number of rounds; the default is
+ *       {@value #DEFAULT_SPINS} ({@link #defaultPolicy()}), a few microseconds on current x86
+ *       parts;</li>
+ *   <li>{@link #purePark()}: no spin at all; the seed's "worst case" measures it;</li>
+ *   <li>{@link #adaptive()}: spins up to {@value #DEFAULT_SPINS} rounds while spinning recently
+ *       paid off, and shrinks its spin towards zero while waits keep ending in a park (sparse
+ *       traffic costs no spinning CPU).</li>
+ * </ul>
+ *
+ * <p>A policy is used by the one thread that waits on the object it was given to (a pipe's
+ * reader, a signaler's owner). The fixed policies are immutable and may be shared freely; an
+ * adaptive policy keeps a hint of recent waits in a plain field, so give each waiting side its
+ * own ({@link #adaptive()} returns a new one each time): a shared one stays correct, it only
+ * adapts to the mix.
+ */
+public abstract class WaitPolicy {
+
+    /** Spin rounds of the default policy before a wait parks. */
+    public static final int DEFAULT_SPINS = 200;
+
+    private static final WaitPolicy PURE_PARK = new SpinThenPark(0);
+    private static final WaitPolicy DEFAULT = new SpinThenPark(DEFAULT_SPINS);
+
+    /** Only the policies of this package: the waits depend on their contract. */
+    WaitPolicy() {
+    }
+
+    /**
+     * Returns the default policy: {@link #spinThenPark(int) spin} {@value #DEFAULT_SPINS} rounds,
+     * then park.
+     *
+     * @return the shared default policy
+     */
+    public static WaitPolicy defaultPolicy() {
+        return DEFAULT;
+    }
+
+    /**
+     * Returns the policy that never spins: a wait that finds nothing goes to sleep at once.
+     *
+     * @return the shared pure-park policy
+     */
+    public static WaitPolicy purePark() {
+        return PURE_PARK;
+    }
+
+    /**
+     * Returns a policy that spins a fixed number of rounds, then parks.
+     *
+     * @param spins rounds of {@link Thread#onSpinWait()} before parking, {@code >= 0}; {@code 0}
+     *     is {@link #purePark()}
+     * @return the policy
+     * @throws IllegalArgumentException if {@code spins} is negative
+     */
+    public static WaitPolicy spinThenPark(int spins) {
+        if (spins < 0) {
+            throw new IllegalArgumentException("spins must be >= 0: " + spins);
+        }
+        return spins == 0 ? PURE_PARK : spins == DEFAULT_SPINS ? DEFAULT : new SpinThenPark(spins);
+    }
+
+    /**
+     * Returns a new adaptive policy that spins at most {@value #DEFAULT_SPINS} rounds.
+     *
+     * @return a new policy, for one waiting side
+     */
+    public static WaitPolicy adaptive() {
+        return new AdaptiveSpin(DEFAULT_SPINS);
+    }
+
+    /**
+     * Returns a new adaptive policy that spins at most {@code maxSpins} rounds.
+     *
+     * @param maxSpins the most rounds a wait spins, {@code >= 1}
+     * @return a new policy, for one waiting side
+     * @throws IllegalArgumentException if {@code maxSpins} is less than 1
+     */
+    public static WaitPolicy adaptive(int maxSpins) {
+        if (maxSpins < 1) {
+            throw new IllegalArgumentException("maxSpins must be >= 1: " + maxSpins);
+        }
+        return new AdaptiveSpin(maxSpins);
+    }
+
+    /**
+     * Returns how many rounds the wait that starts now may spin before it parks.
+     *
+     * @return the spin limit, {@code >= 0}
+     */
+    public abstract int spins();
+
+    /**
+     * Tells the policy that a wait ended while spinning, after {@code rounds} rounds.
+     *
+     * @param rounds the rounds spun before the awaited event was seen
+     */
+    public void spun(int rounds) {
+    }
+
+    /**
+     * Tells the policy that a wait spun its whole limit and is going to park.
+     */
+    public void parked() {
+    }
+
+    /** A fixed spin, then park. */
+    static final class SpinThenPark extends WaitPolicy {
+        private final int spins;
+
+        SpinThenPark(int spins) {
+            this.spins = spins;
+        }
+
+        @Override
+        public int spins() {
+            return spins;
+        }
+
+        @Override
+        public String toString() {
+            return spins == 0 ? "WaitPolicy.purePark()" : "WaitPolicy.spinThenPark(" + spins + ")";
+        }
+    }
+
+    /**
+     * Spins as long as recent spins paid off: a wait that caught its event while spinning keeps
+     * (and grows back to) the full limit; each wait that spun its whole limit and parked halves
+     * the limit, down to zero; a run of parks then costs no spinning at all. A zero limit is tried
+     * again every {@value #PROBE_EVERY} waits with one full spin, so a stream that becomes dense
+     * again is noticed.
+     */
+    static final class AdaptiveSpin extends WaitPolicy {
+        static final int PROBE_EVERY = 64;
+        private final int maxSpins;
+        /** Plain: written and read by the one waiting thread; a racy read is only a hint. */
+        private int limit;
+        private int parksAtZero;
+
+        AdaptiveSpin(int maxSpins) {
+            this.maxSpins = maxSpins;
+            this.limit = maxSpins;
+        }
+
+        @Override
+        public int spins() {
+            int l = limit;
+            if (l == 0 && ++parksAtZero >= PROBE_EVERY) {
+                parksAtZero = 0;
+                return maxSpins;
+            }
+            return l;
+        }
+
+        @Override
+        public void spun(int rounds) {
+            // The spin paid off: spin at least twice as long as it took, up to the maximum.
+            limit = Math.min(maxSpins, Math.max(limit, 2 * rounds + 1));
+        }
+
+        @Override
+        public void parked() {
+            limit >>>= 1;
+        }
+
+        @Override
+        public String toString() {
+            return "WaitPolicy.adaptive(" + maxSpins + ")";
+        }
+    }
+}
