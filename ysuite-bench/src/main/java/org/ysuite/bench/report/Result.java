@@ -36,6 +36,8 @@ final class Result {
     final double allocPerMsg;
     /** The mean of each fork's measurement iterations (one entry per fork). */
     final double[] forkScores;
+    /** Every secondary result's score by name (profilers', and a benchmark's own counters). */
+    final Map<String, Double> secondary = new TreeMap<>();
     final String label;
     final Transport.Kind kind;
 
@@ -76,6 +78,12 @@ final class Result {
     /** Throughput in messages per second. */
     double throughput() {
         return 1e9 / density;
+    }
+
+    /** A secondary result's score, or NaN if the run has none of that name. */
+    double secondary(String name) {
+        Double v = secondary.get(name);
+        return v == null ? Double.NaN : v;
     }
 
     String param(String name) {
@@ -119,6 +127,7 @@ final class Result {
         rest.remove("signaler");
         rest.remove("spin");
         rest.remove("size");
+        rest.remove("rate");
         rest.remove("batch");
         rest.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
         return b.toString();
@@ -155,8 +164,10 @@ final class Result {
         org.openjdk.jmh.results.Result<?> norm = rr.getSecondaryResults().get(ALLOC_NORM);
         double[] forks = rr.getBenchmarkResults().stream()
                 .mapToDouble(br -> br.getPrimaryResult().getScore()).toArray();
-        return new Result(bp.getBenchmark(), params, bp.getThreads(), primary.getScore(),
+        Result result = new Result(bp.getBenchmark(), params, bp.getThreads(), primary.getScore(),
                 primary.getScoreError(), primary.getScoreUnit(), norm == null ? Double.NaN : norm.getScore(), forks);
+        rr.getSecondaryResults().forEach((name, r) -> result.secondary.put(name, r.getScore()));
+        return result;
     }
 
     /**
@@ -197,9 +208,14 @@ final class Result {
                 if (sm != null && sm.has(ALLOC_NORM)) {
                     alloc = num(sm.getAsJsonObject(ALLOC_NORM).get("score"));
                 }
-                out.add(new Result(r.get("benchmark").getAsString(), params, r.get("threads").getAsInt(),
+                Result result = new Result(r.get("benchmark").getAsString(), params, r.get("threads").getAsInt(),
                         num(pm.get("score")), num(pm.get("scoreError")), pm.get("scoreUnit").getAsString(), alloc,
-                        forks.stream().mapToDouble(Double::doubleValue).toArray()));
+                        forks.stream().mapToDouble(Double::doubleValue).toArray());
+                if (sm != null) {
+                    sm.entrySet().forEach(m -> result.secondary.put(m.getKey(),
+                            num(m.getValue().getAsJsonObject().get("score"))));
+                }
+                out.add(result);
             }
         } catch (JsonParseException | IllegalStateException | NullPointerException | UnsupportedOperationException ex) {
             throw new IllegalArgumentException("not a JMH JSON result document: " + ex.getMessage(), ex);
