@@ -1,15 +1,22 @@
 package org.ysuite.examples;
 
-import java.io.PrintStream;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
+import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
 
 /**
- * The two programs of the README, runnable: a writer and a reader over a {@link YPipe} woken by a
- * {@link YSemaphore}, and three writers to one reader through a {@link YMailbox}.
+ * The README's two programs, runnable: {@code PipeExample} (a writer and a reader over a
+ * {@link YPipe} woken by a {@link YSemaphore}) and {@code MailboxExample} (three writers to one
+ * reader through a {@link YMailbox}, stopped by {@link YMailbox#close()}).
+ *
+ * <p>The two classes below this one are the README's code blocks, character for character
+ * (without this file's package line; their imports are among this file's): the examples' tests
+ * check that every {@code java} block of the README appears here and compiles on its own as
+ * pasted, and run both programs.
  *
  * <pre>{@code
  * java -jar ysuite-examples/target/ysuite-examples.jar readme
@@ -21,100 +28,121 @@ public final class ReadmeExamples {
     }
 
     /**
-     * Runs both examples, printing what the readers receive.
+     * Runs both examples; they print to {@link System#out}.
      *
      * @param args ignored
      * @throws InterruptedException if interrupted while joining a thread
      */
     public static void main(String[] args) throws InterruptedException {
-        semaphore(System.out);
-        mailbox(System.out, 3, 1000);
+        runPipeExample();
+        runMailboxExample();
     }
 
     /**
-     * The README's first program: the reader waits for the signal only after {@code read()}
-     * returned {@code null}; the writer signals only when {@code flush()} returns {@code false}.
+     * Runs the README's first program, which prints {@code hello} and {@code world}.
      *
-     * @param out where the reader prints the messages
      * @throws InterruptedException if interrupted while joining the reader
      */
-    public static void semaphore(PrintStream out) throws InterruptedException {
+    public static void runPipeExample() throws InterruptedException {
+        PipeExample.main(new String[0]);
+    }
+
+    /**
+     * Runs the README's second program, which prints one summary line.
+     *
+     * @throws InterruptedException if interrupted while joining a thread
+     */
+    public static void runMailboxExample() throws InterruptedException {
+        MailboxExample.main(new String[0]);
+    }
+}
+
+class PipeExample {
+    public static void main(String[] args) throws InterruptedException {
         YPipe<String> pipe = new YPipe<>();
-        YSemaphore wakeReader = new YSemaphore();
+        YSemaphore wakeReader = new YSemaphore();          // one signal, one waiting thread
 
         Thread reader = new Thread(() -> {
             try {
                 for (;;) {
                     String m = pipe.read();
-                    if (m == null) {                     // empty: the reader is now asleep
-                        wakeReader.await();              // until the writer's flush finds it so
+                    if (m == null) {                       // empty: the reader is now asleep ...
+                        wakeReader.await();                // ... until a flush finds it so and signals
                         continue;
                     }
                     if (m.equals("bye")) {
                         return;
                     }
-                    out.println(m);
+                    System.out.println(m);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, "readme-reader");
+        });
         reader.start();
 
         for (String m : List.of("hello", "world", "bye")) {
-            pipe.write(m);                               // write many ...
-            if (!pipe.flush()) {
-                wakeReader.signal(0);                    // ... flush once; signal a sleeping reader
+            pipe.write(m);                                 // write one or many ...
+            if (!pipe.flush()) {                           // ... flush once: false = the reader sleeps
+                wakeReader.signal(0);
             }
         }
-        reader.join(TimeUnit.SECONDS.toMillis(30));
-        if (reader.isAlive()) {
-            reader.interrupt();
-            throw new IllegalStateException("the reader did not finish");
+        reader.join();
+    }
+}
+
+class MailboxExample {
+    static final int WRITERS = 3;
+    static final int ORDERS_PER_WRITER = 100_000;
+
+    record Order(int writer, int seq) { }                  // who sent it, and its number from that writer
+
+    static final class Handler implements Consumer<Order> { // the reader's: touched by the reader only
+        final int[] next = new int[WRITERS];
+        long received;
+        long outOfOrder;
+
+        @Override
+        public void accept(Order order) {
+            if (order.seq() != next[order.writer()]++) {
+                outOfOrder++;
+            }
+            received++;
         }
     }
 
-    /**
-     * The README's second program: {@code writers} threads each send {@code perWriter} numbered
-     * messages; the reader polls until it has them all and prints one summary line.
-     *
-     * @param out where the summary goes
-     * @param writers how many writer threads
-     * @param perWriter messages per writer
-     * @throws InterruptedException if interrupted while polling or joining
-     */
-    public static void mailbox(PrintStream out, int writers, int perWriter)
-            throws InterruptedException {
-        YMailbox<long[]> mailbox = new YMailbox<>();     // over a new YPollset
-        Thread[] threads = new Thread[writers];
-        for (int i = 0; i < writers; i++) {
-            YMailbox.Writer<long[]> writer = mailbox.newWriter();
-            long id = i;
-            threads[i] = new Thread(() -> {
-                for (long seq = 0; seq < perWriter; seq++) {
-                    writer.send(new long[] {id, seq});   // write + flush; signals a sleeping reader
-                }
-            }, "readme-writer-" + i);
-            threads[i].start();
-        }
-        long[] next = new long[writers];
-        long[] received = {0};
-        long[] outOfOrder = {0};
-        while (received[0] < (long) writers * perWriter) {
-            int n = mailbox.poll(m -> {                  // sleeps until some writer flushed,
-                if (next[(int) m[0]]++ != m[1]) {        // then drains every signalled pipe
-                    outOfOrder[0]++;
-                }
-                received[0]++;
-            }, 30, TimeUnit.SECONDS);
-            if (n == 0) {
-                throw new IllegalStateException("no message for 30 s after " + received[0]);
+    public static void main(String[] args) throws InterruptedException {
+        // a YPollset carries the wake-ups; the reader adapts its spin to the traffic
+        YMailbox<Order> mailbox = new YMailbox<>(new YPollset(), WaitPolicy.adaptive());
+        Handler handler = new Handler();
+
+        Thread reader = new Thread(() -> {
+            try {
+                while (mailbox.poll(handler) > 0) {        // sleeps until a writer flushed, then drains
+                }                                          // 0: closed, and every order handed over
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        });
+        reader.start();
+
+        Thread[] writers = new Thread[WRITERS];
+        for (int w = 0; w < WRITERS; w++) {
+            YMailbox.Writer<Order> out = mailbox.newWriter();  // one per writer thread: its own pipe
+            int id = w;
+            writers[w] = new Thread(() -> {
+                for (int seq = 0; seq < ORDERS_PER_WRITER; seq++) {
+                    out.send(new Order(id, seq));          // write + flush; signals a sleeping reader
+                }
+            });
+            writers[w].start();
         }
-        for (Thread t : threads) {
-            t.join(TimeUnit.SECONDS.toMillis(30));
+        for (Thread writer : writers) {
+            writer.join();
         }
-        out.println("mailbox: " + received[0] + " messages from " + writers + " writers, "
-                + outOfOrder[0] + " out of order");
+        mailbox.close();                                   // wakes the reader; what was sent is still read
+        reader.join();                                     // after it, the handler is ours to read
+        System.out.println(handler.received + " orders from " + WRITERS + " writers, "
+                + handler.outOfOrder + " out of order");
     }
 }

@@ -9,32 +9,38 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+/** Runs the README's two programs (see {@link ReadmeSnippetsTest} for their text). */
 class ReadmeExamplesTest {
 
+    interface Example {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code example} with {@link System#out} captured; the tests of this class run one at a time. */
     private static String run(Example example) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-            try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-                example.run(out);
-            }
-        });
+        PrintStream original = System.out;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            System.setOut(out);
+            assertTimeoutPreemptively(Duration.ofSeconds(60), example::run);
+        } finally {
+            System.setOut(original);
+        }
         return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
     }
 
-    interface Example {
-        void run(PrintStream out) throws Exception;
-    }
-
     @Test
-    void semaphoreExamplePrintsEveryMessageButTheLastInOrder() {
+    void pipeExamplePrintsEveryMessageButTheLastInOrder() {
         for (int i = 0; i < 200; i++) {
-            assertEquals("hello\nworld\n", run(ReadmeExamples::semaphore));
+            assertEquals("hello\nworld\n", run(ReadmeExamples::runPipeExample));
         }
     }
 
     @Test
-    void mailboxExampleReceivesEveryMessageInOrder() {
-        assertEquals("mailbox: 300000 messages from 3 writers, 0 out of order\n",
-                run(out -> ReadmeExamples.mailbox(out, 3, 100_000)));
+    void mailboxExampleReceivesEveryOrderInOrderAndEndsOnClose() {
+        for (int i = 0; i < 3; i++) {
+            assertEquals("300000 orders from 3 writers, 0 out of order\n",
+                    run(ReadmeExamples::runMailboxExample));
+        }
     }
 }
