@@ -300,10 +300,13 @@ public final class LoopMailbox<T> {
         Future<IoRegistration> future;
         try {
             future = loop.register(handle);
-        } catch (RejectedExecutionException e) {
+        } catch (RuntimeException e) {
             finishing.set(true);
-            finishClosed();
-            throw new IllegalStateException("the event loop refused the mailbox (is it shut down?)", e);
+            finishClosed(); // nothing can have been sent yet: close the descriptors now
+            if (e instanceof RejectedExecutionException) {
+                throw new IllegalStateException("the event loop refused the mailbox (is it shut down?)", e);
+            }
+            throw e;
         }
         // Netty unregisters every handle when its loop shuts down (prepareToDestroy), except
         // when a shutdown with a zero quiet period lands between the loop's check for it and
@@ -454,8 +457,9 @@ public final class LoopMailbox<T> {
 
     /**
      * Closes the mailbox: senders are refused from now on, and the loop delivers every message
-     * accepted until now, deregisters the descriptor and closes it. Any thread may call this, the
-     * handler too; it does not wait. Idempotent.
+     * accepted until now, deregisters the descriptor and closes it. This is also the way to
+     * deregister: a mailbox is registered with one loop for its whole life. Any thread may call
+     * this, the handler too; it does not wait. Idempotent.
      *
      * @return {@link #closeFuture()}
      */
