@@ -1,9 +1,7 @@
 package org.ysuite.netty;
 
-import io.netty.channel.IoEvent;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoOps;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.unix.FileDescriptor;
@@ -13,9 +11,8 @@ import io.netty.channel.unix.FileDescriptor;
  * {@link EpollIoHandle}. Kept in a class of its own so that a NIO-only class path never loads the
  * epoll classes.
  */
-final class EpollMailboxHandle implements EpollIoHandle {
+final class EpollMailboxHandle extends MailboxHandle implements EpollIoHandle {
 
-    private final LoopMailbox<?> box;
     /**
      * Netty's view of the descriptor, made once. Netty reads it for {@code epoll_ctl} and asks
      * {@code isOpen()} before {@code EPOLL_CTL_DEL}; nothing ever closes it through this object
@@ -24,7 +21,7 @@ final class EpollMailboxHandle implements EpollIoHandle {
     private final FileDescriptor fd;
 
     EpollMailboxHandle(LoopMailbox<?> box, int fd) {
-        this.box = box;
+        super(box);
         this.fd = new FileDescriptor(fd);
     }
 
@@ -44,20 +41,5 @@ final class EpollMailboxHandle implements EpollIoHandle {
     @Override
     public FileDescriptor fd() {
         return fd;
-    }
-
-    @Override
-    public void handle(IoRegistration registration, IoEvent ioEvent) {
-        box.onEvent();
-    }
-
-    @Override
-    public void unregistered() {
-        box.onUnregistered();
-    }
-
-    @Override
-    public void close() {
-        box.close();
     }
 }
