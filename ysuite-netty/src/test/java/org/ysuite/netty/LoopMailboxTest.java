@@ -391,6 +391,69 @@ class LoopMailboxTest {
         assertSameFds(baseline, "after 20 rounds");
     }
 
+    /**
+     * Many short rounds on one loop: a mailbox, two writers sending flat out, a close from the
+     * test thread after a few hundred messages. Every round must end with each writer refused by
+     * the mailbox itself and every accepted message delivered once: a close that did not wait for
+     * the sender calls in progress shows up as a refusal from the closed signaler underneath, or as
+     * a count mismatch.
+     */
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void closeRacesWithSendersOverManyMailboxes(Transport transport) throws Exception {
+        final int writers = 2;
+        MultiThreadIoEventLoopGroup group = transport.newGroup();
+        try {
+            IoEventLoop loop = group.next();
+            for (int round = 0; round < 300; round++) {
+                OrderCheck check = new OrderCheck(writers);
+                check.loop = loop;
+                AtomicLongArray progress = new AtomicLongArray(writers);
+                CountDownLatch flowing = new CountDownLatch(1);
+                LoopMailbox<Msg> box = transport.<Msg>builder(loop, m -> {
+                    check.accept(m);
+                    progress.lazySet(m.writer, m.seq + 1);
+                    if (check.total == 300) {
+                        flowing.countDown();
+                    }
+                }).register();
+                long[] accepted = new long[writers];
+                AtomicReference<Throwable> refusal = new AtomicReference<>();
+                List<Thread> threads = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    final int id = w;
+                    LoopMailbox.Sender<Msg> out = box.newSender();
+                    threads.add(start("writer-" + w, () -> {
+                        long i = 0;
+                        try {
+                            for (;; i++) {
+                                while (i - progress.get(id) > 1024) {
+                                    Thread.yield();
+                                }
+                                out.send(new Msg(id, i));
+                            }
+                        } catch (IllegalStateException e) {
+                            accepted[id] = i;
+                            if (!e.getMessage().startsWith("LoopMailbox is closed")) {
+                                refusal.compareAndSet(null, e);
+                            }
+                        }
+                    }));
+                }
+                assertTrue(flowing.await(30, TimeUnit.SECONDS), "round " + round + ": messages did not flow");
+                box.close().get(10, TimeUnit.SECONDS);
+                for (Thread t : threads) {
+                    join(t, 30);
+                }
+                assertNull(refusal.get(), "round " + round + ": refused by something else than the mailbox");
+                assertNull(check.failure.get(), "round " + round);
+                assertArrayEquals(accepted, check.next, "round " + round + ": accepted vs delivered per writer");
+            }
+        } finally {
+            Transport.shutdown(group);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Transport.class)
     void closeFromTheHandlerStillDeliversTheAcceptedBatch(Transport transport) throws Exception {
