@@ -246,8 +246,9 @@ public final class LoopMailbox<T> {
 
         /**
          * Sets how many messages the loop delivers in one go before it lets its other work (its
-         * sockets, its tasks) run; it then goes on in a task queued on the loop. Default
-         * {@link #DEFAULT_BATCH_LIMIT}.
+         * sockets, its tasks) run; it then goes on in its next turn. The limit is checked after
+         * each round of {@link YMailbox#check}, which takes every signalled pipe's whole batch,
+         * so one go can exceed it by up to one round. Default {@link #DEFAULT_BATCH_LIMIT}.
          *
          * @param batchLimit messages per turn of the loop, {@code >= 1}
          * @return this builder
