@@ -325,65 +325,89 @@ class LoopMailboxTest {
         closeWhileWritersSend(transport, CloseBy.GROUP_SHUTDOWN);
     }
 
+    /**
+     * One mailbox on {@code loop} and {@code writers} threads sending to it flat out (each at most
+     * {@code window} messages ahead of the loop: the pipes are unbounded and the machine may starve
+     * the loop thread) until they are refused; {@link #verify} checks the outcome.
+     */
+    static final class CloseRound {
+        final OrderCheck check;
+        final AtomicLongArray progress;
+        final CountDownLatch flowing = new CountDownLatch(1);
+        final long[] accepted;
+        /** The first refusal that was not the mailbox's own. */
+        final AtomicReference<Throwable> foreignRefusal = new AtomicReference<>();
+        final List<Thread> threads = new ArrayList<>();
+        final LoopMailbox<Msg> box;
+
+        CloseRound(Transport transport, IoEventLoop loop, int writers, long flowingAt, long window) {
+            check = new OrderCheck(writers);
+            check.loop = loop;
+            progress = new AtomicLongArray(writers);
+            accepted = new long[writers];
+            box = transport.<Msg>builder(loop, m -> {
+                check.accept(m);
+                progress.lazySet(m.writer, m.seq + 1);
+                if (check.total == flowingAt) {
+                    flowing.countDown();
+                }
+            }).register();
+            for (int w = 0; w < writers; w++) {
+                final int id = w;
+                LoopMailbox.Sender<Msg> out = box.newSender();
+                threads.add(start("writer-" + w, () -> {
+                    long i = 0;
+                    try {
+                        for (;; i++) {
+                            while (i - progress.get(id) > window) {
+                                Thread.yield();
+                            }
+                            out.send(new Msg(id, i));
+                        }
+                    } catch (IllegalStateException e) {
+                        accepted[id] = i;
+                        // the mailbox's own refusal, not a late failure of the closed signaler
+                        if (!e.getMessage().startsWith("LoopMailbox is closed")) {
+                            foreignRefusal.compareAndSet(null, e);
+                        }
+                    }
+                }));
+            }
+        }
+
+        void awaitFlowing(int round) throws InterruptedException {
+            assertTrue(flowing.await(30, TimeUnit.SECONDS), "round " + round + ": messages did not flow: " + box);
+        }
+
+        /** After the close was started: every writer refused by the mailbox, nothing lost or repeated. */
+        void verify(int round) throws Exception {
+            for (Thread t : threads) {
+                join(t, 30); // every writer must end with the refusal
+            }
+            box.closeFuture().get(10, TimeUnit.SECONDS);
+            assertNull(foreignRefusal.get(), "round " + round + ": refused by something else than the mailbox");
+            assertNull(check.failure.get(), "round " + round);
+            assertArrayEquals(accepted, check.next, "round " + round + ": accepted vs delivered per writer");
+            assertTrue(box.isClosed());
+            assertThrows(IllegalStateException.class, box::newSender);
+        }
+    }
+
     private void closeWhileWritersSend(Transport transport, CloseBy by) throws Exception {
-        final int writers = 3;
         // warm up once (native libraries, class loading), then take the baseline
         Transport.shutdown(transport.newGroup());
         java.util.Map<Integer, String> baseline = fds();
         for (int round = 0; round < 20; round++) {
             MultiThreadIoEventLoopGroup group = transport.newGroup();
             try {
-                IoEventLoop loop = group.next();
-                OrderCheck check = new OrderCheck(writers);
-                check.loop = loop;
-                CountDownLatch flowing = new CountDownLatch(1);
-                AtomicLongArray progress = new AtomicLongArray(writers);
-                LoopMailbox<Msg> box = transport.<Msg>builder(loop, m -> {
-                    check.accept(m);
-                    progress.lazySet(m.writer, m.seq + 1);
-                    if (check.total == 2000) {
-                        flowing.countDown();
-                    }
-                }).register();
-                long[] accepted = new long[writers];
-                AtomicReference<Throwable> refusal = new AtomicReference<>();
-                List<Thread> threads = new ArrayList<>();
-                for (int w = 0; w < writers; w++) {
-                    final int id = w;
-                    LoopMailbox.Sender<Msg> out = box.newSender();
-                    threads.add(start("writer-" + w, () -> {
-                        long i = 0;
-                        try {
-                            for (;; i++) {
-                                // keep the backlog bounded: the machine may starve the loop
-                                // thread for a while, and the pipes are unbounded
-                                while (i - progress.get(id) > 4096) {
-                                    Thread.yield();
-                                }
-                                out.send(new Msg(id, i));
-                            }
-                        } catch (IllegalStateException e) {
-                            accepted[id] = i;
-                            refusal.compareAndSet(null, e);
-                        }
-                    }));
-                }
-                assertTrue(flowing.await(30, TimeUnit.SECONDS), "messages did not flow: " + box);
+                CloseRound r = new CloseRound(transport, group.next(), 3, 2000, 4096);
+                r.awaitFlowing(round);
                 if (by == CloseBy.MAILBOX) {
-                    box.close();
+                    r.box.close();
                 } else {
                     group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
                 }
-                for (Thread t : threads) {
-                    join(t, 30); // every writer must end with the refusal
-                }
-                box.closeFuture().get(10, TimeUnit.SECONDS);
-                // the mailbox's own refusal, not a late failure of the closed signaler underneath
-                assertTrue(refusal.get().getMessage().startsWith("LoopMailbox is closed"), refusal.get().toString());
-                assertNull(check.failure.get(), "round " + round);
-                assertArrayEquals(accepted, check.next, "round " + round + ": accepted vs delivered per writer");
-                assertTrue(box.isClosed());
-                assertThrows(IllegalStateException.class, box::newSender);
+                r.verify(round);
             } finally {
                 Transport.shutdown(group);
             }
@@ -401,53 +425,14 @@ class LoopMailboxTest {
     @ParameterizedTest
     @EnumSource(Transport.class)
     void closeRacesWithSendersOverManyMailboxes(Transport transport) throws Exception {
-        final int writers = 2;
         MultiThreadIoEventLoopGroup group = transport.newGroup();
         try {
             IoEventLoop loop = group.next();
             for (int round = 0; round < 300; round++) {
-                OrderCheck check = new OrderCheck(writers);
-                check.loop = loop;
-                AtomicLongArray progress = new AtomicLongArray(writers);
-                CountDownLatch flowing = new CountDownLatch(1);
-                LoopMailbox<Msg> box = transport.<Msg>builder(loop, m -> {
-                    check.accept(m);
-                    progress.lazySet(m.writer, m.seq + 1);
-                    if (check.total == 300) {
-                        flowing.countDown();
-                    }
-                }).register();
-                long[] accepted = new long[writers];
-                AtomicReference<Throwable> refusal = new AtomicReference<>();
-                List<Thread> threads = new ArrayList<>();
-                for (int w = 0; w < writers; w++) {
-                    final int id = w;
-                    LoopMailbox.Sender<Msg> out = box.newSender();
-                    threads.add(start("writer-" + w, () -> {
-                        long i = 0;
-                        try {
-                            for (;; i++) {
-                                while (i - progress.get(id) > 1024) {
-                                    Thread.yield();
-                                }
-                                out.send(new Msg(id, i));
-                            }
-                        } catch (IllegalStateException e) {
-                            accepted[id] = i;
-                            if (!e.getMessage().startsWith("LoopMailbox is closed")) {
-                                refusal.compareAndSet(null, e);
-                            }
-                        }
-                    }));
-                }
-                assertTrue(flowing.await(30, TimeUnit.SECONDS), "round " + round + ": messages did not flow");
-                box.close().get(10, TimeUnit.SECONDS);
-                for (Thread t : threads) {
-                    join(t, 30);
-                }
-                assertNull(refusal.get(), "round " + round + ": refused by something else than the mailbox");
-                assertNull(check.failure.get(), "round " + round);
-                assertArrayEquals(accepted, check.next, "round " + round + ": accepted vs delivered per writer");
+                CloseRound r = new CloseRound(transport, loop, 2, 300, 1024);
+                r.awaitFlowing(round);
+                r.box.close();
+                r.verify(round);
             }
         } finally {
             Transport.shutdown(group);
