@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Entry point of the executable examples jar, whose manifest grants native access
  * ({@code Enable-Native-Access: ALL-UNNAMED}, honoured for {@code java -jar}):
  * <pre>
- * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|readme [args...]
+ * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|netty|readme [args...]
  * </pre>
  */
 public final class Main {
@@ -17,7 +17,7 @@ public final class Main {
     /**
      * Runs the example named by {@code args[0]}.
      *
-     * @param args the example ({@code poll}, {@code epoll}, {@code nio}, {@code readme}) and its arguments
+     * @param args the example ({@code poll}, {@code epoll}, {@code nio}, {@code netty}, {@code readme}) and its arguments
      * @throws Exception if the example fails
      */
     public static void main(String[] args) throws Exception {
@@ -33,12 +33,16 @@ public final class Main {
             case "nio":
                 NioSelectorLoop.main(rest);
                 break;
+            case "netty":
+                NettyEchoService.main(rest);
+                break;
             case "readme":
                 ReadmeExamples.main(rest);
                 break;
             default:
                 System.err.println("usage: java -jar ysuite-examples.jar poll|epoll|nio|readme "
-                        + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]");
+                        + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]\n"
+                        + "       java -jar ysuite-examples.jar netty [requestsPerClient [clients [epoll|nio]]]");
                 System.exit(2);
         }
     }

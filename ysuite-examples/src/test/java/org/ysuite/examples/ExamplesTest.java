@@ -66,4 +66,26 @@ class ExamplesTest {
                 + "Selector loop", lines[0]);
         assertWakeups(lines[1], "NioSelectorLoop: \\d+ select calls, (\\d+) signaler wake-ups");
     }
+
+    @Test
+    void nettyEchoServiceRepliesThroughTheMailboxOverEpoll() {
+        String[] lines = runExample(NettyEchoService::run, "5000", "3", "epoll");
+        assertEquals("NettyEchoService: served 15000 requests from 3 clients through 2 application threads, "
+                + "every reply in order", lines[0]);
+        Matcher m = Pattern.compile("NettyEchoService: (\\d+) replies through the mailbox, (\\d+) loop wake-ups, "
+                + "transport epoll").matcher(lines[1]);
+        assertTrue(m.matches(), lines[1]);
+        assertEquals(15000, Integer.parseInt(m.group(1)));
+        int wakeups = Integer.parseInt(m.group(2));
+        assertTrue(wakeups >= 1 && wakeups <= 15000, lines[1]);
+    }
+
+    @Test
+    void nettyEchoServiceOverNio() {
+        String[] lines = runExample(NettyEchoService::run, "2000", "2", "nio");
+        assertEquals("NettyEchoService: served 4000 requests from 2 clients through 2 application threads, "
+                + "every reply in order", lines[0]);
+        assertTrue(lines[1].matches("NettyEchoService: 4000 replies through the mailbox, \\d+ loop wake-ups, "
+                + "transport nio"), lines[1]);
+    }
 }

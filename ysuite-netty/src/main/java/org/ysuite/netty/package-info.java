@@ -1,0 +1,8 @@
+/**
+ * ysuite on Netty 4.2: {@link org.ysuite.netty.LoopMailbox}, a {@link org.ysuite.YMailbox} drained
+ * on an epoll or NIO {@link io.netty.channel.IoEventLoop} and woken through its own descriptor.
+ *
+ * <p>Netty is a {@code provided} dependency: the application brings its own Netty 4.2 (and, for
+ * epoll, {@code netty-transport-classes-epoll} with its native library).
+ */
+package org.ysuite.netty;
