@@ -473,6 +473,19 @@ final class Report {
                                 + fmtDensity(sparseJctools.secondary("latencyNs")) + " ns");
             }
         }
+        for (String m : new String[] {"throughput1", "throughput2", "worstCase1", "worstCase2"}) {
+            Result ys = find(r -> r.scenario.equals("netty.LoopHandOff") && r.method.equals(m)
+                    && "ysuite".equals(r.param("handoff")));
+            Result ex = find(r -> r.scenario.equals("netty.LoopHandOff") && r.method.equals(m)
+                    && "execute".equals(r.param("handoff")));
+            if (ys != null && ex != null) {
+                boolean thrpt = m.startsWith("throughput"); // ops/us: higher is better
+                double ratio = thrpt ? ys.density / ex.density : ys.density / ex.density;
+                target("Netty hand-off " + m + ": ysuite mailbox vs eventLoop.execute()",
+                        thrpt ? ">= 2.00x" : "<= 1.00x", ratio, thrpt ? ratio >= 2.0 : ratio <= 1.0,
+                        fmtDensity(ys.density) + " vs " + fmtDensity(ex.density) + " " + ys.unit);
+            }
+        }
         Result idleDefault = find(r -> r.scenario.equals("SparseTraffic") && r.method.equals("ypipeDefault")
                 && "0".equals(r.param("rate")));
         if (idleDefault != null) {
