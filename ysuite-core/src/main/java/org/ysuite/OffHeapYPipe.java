@@ -32,7 +32,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #readBatch(MessageHandler)} hands each message to the handler as a view (the ring
  * buffer, an offset, a length) without copying; {@link #claim(int)} / {@link #commit(boolean)} let
  * a writer build a message in place. A view is valid only until the handler returns, a claim only
- * until it is committed: the ring reuses the bytes afterwards.
+ * until it is committed: the ring reuses the bytes afterwards. Each handler call, each claim and
+ * each {@link #claimBuffer()} call sees its buffer with position {@code 0}, limit its capacity and
+ * native byte order, whatever was done with them before, so a handler or writer may move them
+ * (e.g. {@code buffer.limit(offset + length).position(offset)} before a channel write).
  *
  * <h2>Close</h2>
  * {@link #close()} may be called from any thread at any time, also from inside a handler. The
@@ -43,7 +46,9 @@ import java.util.concurrent.locks.LockSupport;
  * instead of reading freed memory.
  *
  * <p>Exactly one thread at a time may write and one may read; a second thread entering a side
- * while it is in use gets {@link IllegalStateException}.
+ * while it is in use gets {@link IllegalStateException} (for {@link #flush()}, which only looks
+ * at the writer side, see there what is and is not detected). A handler that calls back into the
+ * reader side (read, checkRead, readBatch) gets {@link IllegalStateException} too.
  */
 public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoCloseable {
 
@@ -256,12 +261,16 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
         }
         claimStart = start;
         claimLength = length;
+        claimThread = Thread.currentThread(); // lets this thread flush during its claim
+        wholeRing(writerView); // the writer may have moved its position and limit last time
         return index(start) + HEADER_BYTES; // the writer side stays entered until commit
     }
 
     /**
      * Returns the buffer that {@link #claim(int)} indexes: the ring itself. Write only inside a
-     * claimed range, with absolute puts, and only until the claim is committed. After a
+     * claimed range, and only until the claim is committed. Each successful {@code claim} and
+     * each call of this method reset the buffer to position {@code 0}, limit its capacity and
+     * native byte order, so the writer may narrow it to the claim and use relative puts. After a
      * {@code close()} this throws; a writer holding a claim should still call
      * {@link #commit(boolean)} (in a {@code finally}), which releases the ring.
      *
@@ -270,7 +279,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      */
     public ByteBuffer claimBuffer() {
         checkOpen(writerStateOpaque());
-        return writerView;
+        return wholeRing(writerView);
     }
 
     /**
@@ -288,6 +297,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
         }
         long start = claimStart;
         claimStart = -1;
+        claimThread = null;
         if (writerStateOpaque() == CLOSING) {
             exitWriter(); // the last one out frees the memory
             throw new IllegalStateException("pipe is closed: the claimed message is discarded");
@@ -339,12 +349,30 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
     /**
      * Makes every complete message written so far visible to the reader.
      *
+     * <p>{@code flush} does not enter the writer side (it must work while this thread's own
+     * claim is open, and costs one atomic instruction); it only looks at it, and throws if
+     * another thread is inside a writer call or holds an open claim. Two threads flushing, or one
+     * flushing while another begins a write, at the same moment are not detected: the reader may
+     * then see a message before it is fully written. The off-heap memory is never at risk:
+     * {@code flush} touches only heap fields.
+     *
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
      *     the reader had gone to sleep and must now be woken by a signal from the caller
-     * @throws IllegalStateException if the pipe is closed
+     * @throws IllegalStateException if the pipe is closed, or another thread is inside a writer
+     *     call or holds an open claim
      */
     public boolean flush() {
-        checkOpen(writerStateOpaque());
+        int side = writerStateOpaque();
+        if (side != IDLE) {
+            checkOpen(side);
+            // BUSY: fine only for this thread's own open claim (claim() wrote both fields on
+            // this thread, so it sees them; another thread's racy read can only miss a misuse,
+            // never reject a correct call, which always sees IDLE or its own claim).
+            if (claimStart < 0 || claimThread != Thread.currentThread()) {
+                throw new IllegalStateException("the writer side is in use by another thread"
+                        + " (a second writer thread): flush() belongs to the writer");
+            }
+        }
         return flushPositions(); // touches only heap fields: no need to enter the writer side
     }
 
@@ -390,7 +418,8 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
     private boolean awaitSpace(int length, long timeoutNanos) throws InterruptedException {
         checkLength(length);
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
-        int spins = spinIterations;
+        int spins = timeoutNanos == 0 ? 0 : spinIterations; // zero timeout: look once, no spin
+        boolean raised = false; // did we raise writerWaiting (and may have left it up)?
         for (;;) {
             if (Thread.interrupted()) {
                 setWriterWaitingOpaque(0);
@@ -410,7 +439,17 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
                             + capacity + " bytes");
                 }
                 if (hasRoom(length)) {
+                    if (raised) {
+                        // Woken by something else than the reader's wakeWriter() (a spurious or
+                        // timed-out park, an interrupt race): lower the flag, or the reader
+                        // would later unpark us for nothing. If the reader's CAS took it first,
+                        // its unpark is the same harmless stray permit as before.
+                        setWriterWaitingOpaque(0);
+                    }
                     return true;
+                }
+                if (timeoutNanos == 0) {
+                    return false; // checked once; never raise the flag for a wait we will not do
                 }
                 if (spins == 0) {
                     // Raise the flag, then look again (Dekker with the reader's wakeWriter()):
@@ -419,6 +458,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
                     // either we see the space it freed or it sees our flag and unparks us.
                     waitingWriter = Thread.currentThread(); // published by the flag's store
                     setWriterWaitingVolatile(1);
+                    raised = true;
                     headCache = headVolatile();
                     if (tail + footprint(tail, length) - headCache <= capacity) {
                         setWriterWaitingOpaque(0);
@@ -429,6 +469,9 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
                 exitWriter();
             }
             if (spins > 0) {
+                if (timeoutNanos > 0 && deadline - System.nanoTime() <= 0) {
+                    return false; // the deadline comes before the spin budget
+                }
                 spins--;
                 Thread.onSpinWait();
                 continue;
@@ -532,7 +575,8 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
                 long next = recordEnd(front, header);
                 if (header != PADDING) {
                     try {
-                        handler.onMessage(readerView, index(front) + HEADER_BYTES,
+                        // Reset per call: the previous handler may have moved position or limit.
+                        handler.onMessage(wholeRing(readerView), index(front) + HEADER_BYTES,
                                 header & ~MORE_FLAG);
                     } finally {
                         consumeTo(next); // only now may the writer reuse the record's bytes
@@ -557,8 +601,11 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
     @FunctionalInterface
     public interface MessageHandler {
         /**
-         * Handles one message: bytes {@code [offset, offset + length)} of {@code buffer}, read
-         * with absolute gets. The view is valid only until this method returns.
+         * Handles one message: bytes {@code [offset, offset + length)} of {@code buffer}. The
+         * buffer comes with position {@code 0}, limit its capacity and native byte order at every
+         * call, whatever an earlier call did: read with absolute gets, or move position and limit
+         * (e.g. {@code buffer.limit(offset + length).position(offset)}) and read relatively. The
+         * view is valid only until this method returns.
          *
          * @param buffer the ring, read-only, in native byte order
          * @param offset index of the message's first byte in {@code buffer}
@@ -609,6 +656,12 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
             throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
                     + "] for a ring of " + capacity + " bytes: " + length);
         }
+    }
+
+    /** Puts a view back to the whole ring in native order (no allocation: a few field stores). */
+    private static ByteBuffer wholeRing(ByteBuffer view) {
+        view.clear();
+        return view.order(ByteOrder.nativeOrder());
     }
 
     private int index(long position) {
@@ -730,6 +783,8 @@ abstract class OffHeapWriterFields extends OffHeapPad4 {
     long claimStart = -1;
     /** Writer: length of the open claim. */
     int claimLength;
+    /** Writer: the thread holding the open claim (so that it, and only it, may flush meanwhile). */
+    Thread claimThread;
     /** Writer guard: IDLE, BUSY, CLOSING or CLOSED (see OffHeapYPipeShared). */
     int writerState;
 }

@@ -23,9 +23,10 @@ import org.ysuite.internal.SignalBits;
  *   <li>{@code ARMED}: the owner's last drain found nothing, so it may be waiting on the wake-up
  *       object; the signaller that moves ARMED&rarr;WOKEN writes the wake-up (one system call).</li>
  *   <li>{@code PARKED}: the owner is parked in {@link #poll}; the signaller that moves
- *       PARKED&rarr;IDLE unparks it.</li>
+ *       PARKED&rarr;IDLE unparks it (reading which thread only after its CAS: see {@code waiter}).</li>
  *   <li>{@code WOKEN}: a wake-up was written (or is being written); later signals only set bits.
- *       Only the owner leaves WOKEN, after it has read the wake-up back.</li>
+ *       Only the owner leaves WOKEN, after it has read the wake-up back &mdash; or the signaller
+ *       whose write failed, which puts ARMED back before it throws.</li>
  * </ul>
  * So at most one wake-up is ever outstanding in the wake-up object (the socket buffer can never
  * fill up, and a busy owner costs its signallers no system call at all).
@@ -35,7 +36,8 @@ import org.ysuite.internal.SignalBits;
  * owner writes ARMED or PARKED (volatile) and then reads the bits again before it sleeps. Volatile
  * accesses are totally ordered, so either the owner's second read sees the bit, or the
  * signaller's read sees the armed state and wakes it (Dekker's pattern). A signaller that finds its
- * bit already set skips the state check: the thread that set the bit does it.
+ * bit already set skips the state check (the thread that set the bit does it) unless the state
+ * is ARMED, which is how a failed wake-up write is retried.
  */
 abstract class WakeupSignaler implements PollableSignaler, Closeable {
 
@@ -61,15 +63,62 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
 
     private volatile int state;
     /**
-     * The thread waiting in poll, or null. Registered with a CAS before the owner publishes
-     * PARKED, and read by a signaller after its volatile read of PARKED, which therefore shows it.
+     * The thread waiting in poll, or null. The owner registers itself (volatile CAS) before it
+     * publishes PARKED, and clears it only after it has left {@link #sleep}, where every exit
+     * moves the state off PARKED first (its own disarm CAS, or it saw a signaller's IDLE / a
+     * WOKEN). So while the state is PARKED, {@code waiter} is the parked owner.
+     *
+     * <p>A signaller therefore reads it only <em>after</em> its CAS PARKED&rarr;IDLE has
+     * succeeded; the CAS read the owner's PARKED, so the read of {@code waiter} that follows
+     * sees that registration or a later write of it: the owner still parked in that same wait
+     * (the right thread); {@code null}, which the owner writes only after it has left that wait,
+     * awake, having re-read the bits (so nothing is owed); or the registration of a later wait,
+     * whose unpark is merely spurious (the owner re-checks and parks again). Reading it
+     * <em>before</em> the CAS (as this class once did) lost wake-ups: the signaller could read
+     * {@code null} between two waits and then CAS the <em>next</em> wait's PARKED to IDLE,
+     * leaving that owner parked with no signaller left to wake it.
      */
     private volatile Thread waiter;
+
+    /**
+     * Test seam, {@code null} in production: called at two points of {@link #signal}'s PARKED
+     * path so that a test can run the owner through a whole poll cycle in between. A plain field
+     * set before the signalling threads start; the one load it costs is on the path that ends in
+     * an unpark anyway.
+     */
+    RaceHook raceHook;
 
     private final SignalBits bits;
     private final int spinIterations;
     /** Brackets every system call on the wake-up object; see {@link FdGuard}. */
     final FdGuard guard = new FdGuard();
+
+    /** Hook point: a signaller has read PARKED. */
+    static final int HOOK_SAW_PARKED = 1;
+    /** Hook point: a signaller is about to fix and unpark the thread it wakes. */
+    static final int HOOK_BEFORE_UNPARK = 2;
+
+    /** See {@link #raceHook}. */
+    interface RaceHook {
+        /**
+         * Called on the signalling thread.
+         *
+         * @param point {@link #HOOK_SAW_PARKED} or {@link #HOOK_BEFORE_UNPARK}
+         */
+        void at(int point);
+    }
+
+    private void hook(int point) {
+        RaceHook h = raceHook;
+        if (h != null) {
+            h.at(point);
+        }
+    }
+
+    /** The state word, for tests' failure messages. */
+    final int stateNow() {
+        return state;
+    }
 
     WakeupSignaler(int capacity, int spinIterations) {
         this.spinIterations = Waits.checkSpinIterations(spinIterations);
@@ -111,7 +160,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
      *
      * @param id the signal to fire, {@code 0 <= id < capacity()}
      * @throws IllegalArgumentException if {@code id} is out of range
-     * @throws IllegalStateException if this signaler is closed
+     * @throws IllegalStateException if this signaler is closed, or the wake-up could not be
+     *         written; the id then stays fired and the wake-up armed, so that the next signal (a
+     *         retry of the same id included) writes it
      */
     @Override
     public final void signal(int id) {
@@ -121,20 +172,34 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
         if (guard.isClosed()) {
             throw closed();
         }
-        if (!bits.fire(id)) {
-            return; // already fired: the thread that fired it does the state check
+        if (!bits.fire(id) && state != ARMED) {
+            // Already fired: the thread that fired it does the state check. Unless the state is
+            // ARMED: then that thread is about to write the wake-up, or its write failed and put
+            // ARMED back (see below); the CAS lets exactly one of us write it.
+            return;
         }
         for (;;) {
             int s = state; // volatile read after the volatile RMW of the bit (Dekker, see class doc)
             if (s == ARMED) {
                 if (STATE.compareAndSet(this, ARMED, WOKEN)) {
-                    wake();
+                    try {
+                        wake();
+                    } catch (RuntimeException | Error e) {
+                        // Nothing was written, so the owner cannot leave this WOKEN (it leaves it
+                        // only after reading a wake-up back): put ARMED back, so that the next
+                        // signal, a retry of this id included, writes it; then report the failure.
+                        STATE.compareAndSet(this, WOKEN, ARMED);
+                        throw e;
+                    }
                     return;
                 }
             } else if (s == PARKED) {
-                Thread w = waiter; // registered before PARKED was published, so visible here
+                hook(HOOK_SAW_PARKED);
+                // Claim the wake-up first, and only then read which thread to unpark: see
+                // waiter's doc for why the thread read after a successful CAS is the right one.
                 if (STATE.compareAndSet(this, PARKED, IDLE)) {
-                    LockSupport.unpark(w); // null (owner already gone) is a no-op
+                    hook(HOOK_BEFORE_UNPARK);
+                    LockSupport.unpark(waiter); // null (owner already gone) is a no-op
                     return;
                 }
             } else {
@@ -252,7 +317,8 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
         try {
             return sleep(ids, timed, deadline);
         } finally {
-            waiter = null; // PARKED is withdrawn on every path out of sleep()
+            // Only now: every path out of sleep() has moved the state off PARKED (see waiter).
+            waiter = null;
         }
     }
 
@@ -289,7 +355,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                 disarmPark();
                 throw new InterruptedException();
             }
-            if (guard.isClosed()) { // close() sets the flag, then reads state (Dekker again)
+            if (guard.isClosed()) { // close() sets the flag, then reads waiter (Dekker again)
                 disarmPark();
                 throw closed();
             }
@@ -376,17 +442,14 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             return;
         }
         closeResources();
-        for (;;) {
-            int s = state; // read after the closed flag was published by guard.close()
-            if (s != PARKED) {
-                return;
-            }
-            Thread w = waiter;
-            if (STATE.compareAndSet(this, PARKED, IDLE)) {
-                LockSupport.unpark(w);
-                return;
-            }
-        }
+        // Unpark the registered owner whatever the state word says (a signaller may have taken
+        // PARKED and not yet unparked): it re-reads the closed flag before every park. Dekker
+        // with sleep(): guard.close() published the flag (a volatile RMW) before this volatile
+        // read of waiter; the owner registers in waiter before it publishes PARKED and reads the
+        // flag after. Either we read its registration and unpark it, or its read of the flag
+        // comes later and sees closed, so it never parks. An unpark of a thread that is not
+        // parked only makes its next park return at once, which every wait loop tolerates.
+        LockSupport.unpark(waiter);
     }
 
     final void ensureOpen() {

@@ -48,6 +48,7 @@ public final class YMailbox<T> {
     private boolean anyFired;
     private boolean[] awake = new boolean[0]; // awake[i]: writer i's pipe was not asleep last round
     private final IntConsumer markFired = this::markFired;
+    private boolean draining; // true while a handler runs: check/poll from inside it are rejected
 
     /** Creates a mailbox over a new {@link YPollset} with the default spin. */
     public YMailbox() {
@@ -108,9 +109,14 @@ public final class YMailbox<T> {
      * @param handler called once per message, in order per writer, on the calling thread
      * @return how many messages were handed over; {@code 0} if none was waiting
      * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if called from inside a handler of this mailbox
      */
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
+        if (draining) {
+            throw new IllegalStateException("YMailbox.check/poll called from inside its own handler:"
+                    + " the reader is in use by that drain (re-entrant reads are not supported)");
+        }
         if (pollable == null) {
             anyFired = true; // cannot tell which id fired: visit every pipe
             Arrays.fill(fired, true);
@@ -136,7 +142,8 @@ public final class YMailbox<T> {
      * @param handler called once per message, in order per writer, on the calling thread
      * @return how many messages were handed over; at least {@code 1}
      * @throws InterruptedException if the reader is interrupted while waiting
-     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}
+     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, or if
+     *     called from inside a handler of this mailbox
      * @throws NullPointerException if {@code handler} is null
      */
     public int poll(Consumer<? super T> handler) throws InterruptedException {
@@ -165,7 +172,8 @@ public final class YMailbox<T> {
      * @return how many messages were handed over; {@code 0} if the time ran out
      * @throws InterruptedException if the reader is interrupted while waiting
      * @throws IllegalArgumentException if {@code timeout} is negative
-     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}
+     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, or if
+     *     called from inside a handler of this mailbox
      * @throws NullPointerException if {@code handler} or {@code unit} is null
      */
     public int poll(Consumer<? super T> handler, long timeout, TimeUnit unit)
@@ -217,15 +225,20 @@ public final class YMailbox<T> {
             awake = Arrays.copyOf(awake, ws.length); // new pipes start asleep: false
         }
         int n = 0;
-        for (int i = 0; i < ws.length; i++) {
-            Writer<T> w = (Writer<T>) ws[i];
-            if (awake[i] || (anyFired && fired[w.id])) {
-                int k = w.pipe.readBatch(handler);
-                // k == 0 left the pipe asleep, so its next flush fires w.id; k > 0 left it awake,
-                // so its writer will not signal and the next round must visit it anyway.
-                awake[i] = k > 0;
-                n += k;
+        draining = true;
+        try {
+            for (int i = 0; i < ws.length; i++) {
+                Writer<T> w = (Writer<T>) ws[i];
+                if (awake[i] || (anyFired && fired[w.id])) {
+                    int k = w.pipe.readBatch(handler);
+                    // k == 0 left the pipe asleep, so its next flush fires w.id; k > 0 left it
+                    // awake, so its writer will not signal and the next round must visit it anyway.
+                    awake[i] = k > 0;
+                    n += k;
+                }
             }
+        } finally {
+            draining = false;
         }
         if (anyFired) {
             Arrays.fill(fired, false);

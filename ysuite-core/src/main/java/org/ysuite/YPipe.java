@@ -195,9 +195,18 @@ public final class YPipe<T> extends YPipeSpares {
      * signal, and the reader must wait for it.
      *
      * @return {@code true} if {@link #read()} will return an item
+     * @throws IllegalStateException if called from inside a {@link #readBatch} handler
      */
     public boolean checkRead() {
+        if (inBatch) {
+            throw reentered("checkRead");
+        }
         return checkReadPositions();
+    }
+
+    private static IllegalStateException reentered(String method) {
+        return new IllegalStateException(method + "() called from inside a readBatch handler:"
+                + " the reader side is in use by that batch (re-entrant reads are not supported)");
     }
 
     /**
@@ -205,6 +214,7 @@ public final class YPipe<T> extends YPipeSpares {
      *
      * @return the item, or {@code null} if the pipe is empty: the reader is then asleep and must
      *     wait for the writer's signal before it trusts the pipe to be empty
+     * @throws IllegalStateException if called from inside a {@link #readBatch} handler
      */
     public T read() {
         if (!checkRead()) {
@@ -218,10 +228,13 @@ public final class YPipe<T> extends YPipeSpares {
      * {@code handler}: consumer-side batching at the cost of at most one atomic instruction.
      *
      * @param handler called once per item, in order, on the calling (reader) thread; an exception
-     *     from it propagates, and the item it was given counts as read
+     *     from it propagates, and the item it was given counts as read. It must not read from
+     *     this pipe itself ({@code read}, {@code readBatch}, {@code checkRead}, {@code probe}
+     *     throw {@link IllegalStateException} while it runs); writing to it is fine.
      * @return how many items were handed over; {@code 0} if the pipe is empty, which puts the
      *     reader to sleep exactly as {@link #read()} returning {@code null} does
      * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if called from inside a {@code readBatch} handler
      */
     public int readBatch(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
@@ -230,9 +243,16 @@ public final class YPipe<T> extends YPipeSpares {
         }
         long end = r;
         int n = 0;
-        while (front != end) {
-            handler.accept(take());
-            n++;
+        // Reader-owned plain flag: a handler that read on would move front past end, and this
+        // loop would walk into unflushed slots.
+        inBatch = true;
+        try {
+            while (front != end) {
+                handler.accept(take());
+                n++;
+            }
+        } finally {
+            inBatch = false;
         }
         return n;
     }
@@ -244,6 +264,7 @@ public final class YPipe<T> extends YPipeSpares {
      * @return the predicate's answer, or {@code false} if the pipe is empty (the reader is then
      *     asleep, as after {@link #read()} returning {@code null})
      * @throws NullPointerException if {@code predicate} is null
+     * @throws IllegalStateException if called from inside a {@link #readBatch} handler
      */
     @SuppressWarnings("unchecked")
     public boolean probe(Predicate<? super T> predicate) {
@@ -347,6 +368,8 @@ abstract class YPipePad4 extends YPipeWriterStore {
 abstract class YPipeReaderStore extends YPipePad4 {
     YPipe.Chunk frontChunk;
     int frontPos;
+    /** Reader: true while readBatch runs its handler (re-entrant reads are rejected). */
+    boolean inBatch;
 }
 
 /** Padding between the reader's store and the spare list. */
