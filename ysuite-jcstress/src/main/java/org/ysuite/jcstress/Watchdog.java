@@ -7,7 +7,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 /**
  * Bounds an untimed wait inside an actor: {@link #arm()} schedules an interrupt of the calling
  * thread after {@link Seq#TIMEOUT_MS}, {@link #disarm} cancels it. A waiter that needed the
- * interrupt (or took longer than {@link Seq#SLOW_MS}, see {@link Seq#slow}) slept through its
+ * interrupt (or waited {@link Seq#SLOW_MS}, see {@link Seq#slow}) slept through its
  * wake-up, which the races report as a forbidden outcome.
  */
 final class Watchdog {
