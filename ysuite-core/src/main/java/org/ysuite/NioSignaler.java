@@ -51,23 +51,38 @@ public final class NioSignaler extends WakeupSignaler {
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64);
 
     /**
-     * Opens a signaler that spins {@link #DEFAULT_SPIN_ITERATIONS} before parking in {@code poll}.
+     * Opens a signaler whose owner waits as {@link WaitPolicy#defaultPolicy()} says.
      *
      * @throws UncheckedIOException if the pipe cannot be opened
      */
     public NioSignaler() {
-        this(DEFAULT_SPIN_ITERATIONS);
+        this(WaitPolicy.defaultPolicy());
     }
 
     /**
      * Opens a signaler.
      *
-     * @param spinIterations spins before the owner parks in {@code poll}; {@link #PURE_PARK} parks at once
+     * @param spinIterations spins before the owner parks in {@code poll}; {@code 0} parks at once
      * @throws IllegalArgumentException if {@code spinIterations} is negative
      * @throws UncheckedIOException if the pipe cannot be opened
+     * @deprecated use {@link #NioSignaler(WaitPolicy)} with
+     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
      */
+    @Deprecated
     public NioSignaler(int spinIterations) {
-        super(CAPACITY, spinIterations);
+        this(Waits.spinPolicy(spinIterations));
+    }
+
+    /**
+     * Opens a signaler whose owner, in {@code poll}, waits as {@code policy} says: spins, then
+     * parks.
+     *
+     * @param policy the owner's waiting policy, e.g. {@link WaitPolicy#purePark()}
+     * @throws NullPointerException if {@code policy} is null
+     * @throws UncheckedIOException if the pipe cannot be opened
+     */
+    public NioSignaler(WaitPolicy policy) {
+        super(CAPACITY, policy);
         Pipe p = null;
         try {
             p = Pipe.open();

@@ -1,12 +1,12 @@
 package org.ysuite;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import static org.ysuite.RecordDescriptor.HEADER_BYTES;
+
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.ysuite.internal.SideGuard;
 
 /**
  * ØMQ's ypipe protocol (see {@link YPipe}) over a bounded ring of variable-length byte messages in
@@ -26,7 +26,10 @@ import java.util.concurrent.locks.LockSupport;
  * In the other direction the reader publishes {@code head}, how far it has consumed; a writer that
  * finds the ring full can {@link #awaitSpace(int) wait for space}: it raises a flag and parks, and
  * the reader that frees space clears the flag and unparks it — passive synchronisation backwards,
- * so neither side spins forever and the reader pays nothing while no writer waits.
+ * so neither side spins forever. Head and the flag share one word with the reader side's close
+ * guard, so the reader's one atomic exit from each call publishes head and sees the flag: it pays
+ * no fence and no extra atomic while no writer waits. Each side waits as its {@link WaitPolicy}
+ * says.
  *
  * <h2>Views</h2>
  * {@link #readBatch(MessageHandler)} hands each message to the handler as a view (the ring
@@ -50,78 +53,80 @@ import java.util.concurrent.locks.LockSupport;
  * at the writer side, see there what is and is not detected). A handler that calls back into the
  * reader side (read, checkRead, readBatch) gets {@link IllegalStateException} too.
  */
-public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoCloseable {
+public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
 
     /** Smallest ring capacity in bytes. */
-    public static final int MIN_CAPACITY_BYTES = 256;
+    public static final int MIN_CAPACITY_BYTES = MIN_CAPACITY;
     /** Largest ring capacity in bytes. */
-    public static final int MAX_CAPACITY_BYTES = 1 << 30;
-    /** Bytes of the header in front of each record. */
-    static final int HEADER_BYTES = 4;
-    /** Records start on this boundary. */
-    static final int RECORD_ALIGNMENT_BYTES = 8;
-    /** Alignment of the ring in memory: a cache line. */
-    static final int CACHE_LINE_BYTES = 64;
-    /** Header flag: more parts of the same message follow. */
-    static final int MORE_FLAG = 1 << 30;
-    /** Header value of the padding record that fills the ring's end. */
-    static final int PADDING = -1;
-
-    private static final VarHandle HEADER =
-            MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
-
-    private final int capacity;
-    private final int mask;
-    private final int maxMessageLength;
-    private final int spinIterations;
-    private final DirectMemory memory;
-    private final ByteBuffer ring;       // our accesses: absolute only
-    private final ByteBuffer writerView; // the claim buffer handed to the writer
-    private final ByteBuffer readerView; // read-only view handed to handlers
+    public static final int MAX_CAPACITY_BYTES = MAX_CAPACITY;
 
     /**
-     * Creates a pipe whose ring holds {@code capacityBytes} bytes; a writer waiting for space
-     * spins {@link Signaler#DEFAULT_SPIN_ITERATIONS} times before it parks.
+     * Creates a pipe whose ring holds {@code capacityBytes} bytes; its reader and a writer
+     * waiting for space wait as {@link WaitPolicy#defaultPolicy()} says.
      *
      * @param capacityBytes the ring's size: a power of two from {@value #MIN_CAPACITY_BYTES} to
      *     {@value #MAX_CAPACITY_BYTES}
      * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of two
      */
     public OffHeapYPipe(int capacityBytes) {
-        this(capacityBytes, Signaler.DEFAULT_SPIN_ITERATIONS);
+        this(capacityBytes, WaitPolicy.defaultPolicy(), WaitPolicy.defaultPolicy());
     }
 
     /**
-     * Creates a pipe whose ring holds {@code capacityBytes} bytes.
+     * Creates a pipe whose ring holds {@code capacityBytes} bytes; a writer waiting for space
+     * spins {@code spinIterations} times before it parks, the reader waits as
+     * {@link WaitPolicy#defaultPolicy()} says.
      *
      * @param capacityBytes the ring's size: a power of two from {@value #MIN_CAPACITY_BYTES} to
      *     {@value #MAX_CAPACITY_BYTES}
      * @param spinIterations how many times a writer waiting for space spins before it parks;
-     *     {@link Signaler#PURE_PARK} parks at once
+     *     {@code 0} parks at once
      * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of
      *     two, or {@code spinIterations} is negative
+     * @deprecated use {@link #OffHeapYPipe(int, WaitPolicy, WaitPolicy)} with
+     *     {@link WaitPolicy#defaultPolicy()} for the reader and
+     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)} for the
+     *     writer
      */
+    @Deprecated
     public OffHeapYPipe(int capacityBytes, int spinIterations) {
-        if (capacityBytes < MIN_CAPACITY_BYTES || capacityBytes > MAX_CAPACITY_BYTES
-                || Integer.bitCount(capacityBytes) != 1) {
-            throw new IllegalArgumentException("capacityBytes must be a power of two in ["
-                    + MIN_CAPACITY_BYTES + ", " + MAX_CAPACITY_BYTES + "]: " + capacityBytes);
-        }
-        if (spinIterations < 0) {
-            throw new IllegalArgumentException("spinIterations must be >= 0: " + spinIterations);
-        }
-        this.capacity = capacityBytes;
-        this.mask = capacityBytes - 1;
-        this.maxMessageLength = maxMessageLength(capacityBytes);
-        this.spinIterations = spinIterations;
-        this.memory = DirectMemory.allocate(capacityBytes, CACHE_LINE_BYTES);
-        memory.freeWhenUnreachable(this); // a pipe nobody closed still gives its memory back
-        this.ring = memory.buffer();
-        this.writerView = ring.duplicate().order(ByteOrder.nativeOrder());
-        this.readerView = ring.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
-        initC(false);
-        // The final fields above are published with the object; the plain position fields start
-        // at zero, which every thread sees.
+        this(checkCapacity(capacityBytes), WaitPolicy.defaultPolicy(),
+                Waits.spinPolicy(spinIterations));
+    }
+
+    /**
+     * Creates a pipe whose ring holds {@code capacityBytes} bytes; its reader and a writer
+     * waiting for space both wait as {@code policy} says (for an
+     * {@link WaitPolicy#adaptive() adaptive} policy, give each side its own with
+     * {@link #OffHeapYPipe(int, WaitPolicy, WaitPolicy)}).
+     *
+     * @param capacityBytes the ring's size: a power of two from {@value #MIN_CAPACITY_BYTES} to
+     *     {@value #MAX_CAPACITY_BYTES}
+     * @param policy how both sides wait
+     * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of two
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public OffHeapYPipe(int capacityBytes, WaitPolicy policy) {
+        this(capacityBytes, policy, policy);
+    }
+
+    /**
+     * Creates a pipe whose ring holds {@code capacityBytes} bytes, with each side's waiting
+     * policy.
+     *
+     * <p>The reader's policy says how long a reader that finds the pipe empty spins before it
+     * goes to sleep (while it spins it is awake: the writer's flushes need no signal). The
+     * writer's says how long {@link #awaitSpace(int)} spins before it parks.
+     *
+     * @param capacityBytes the ring's size: a power of two from {@value #MIN_CAPACITY_BYTES} to
+     *     {@value #MAX_CAPACITY_BYTES}
+     * @param readerPolicy how the reader waits before it sleeps
+     * @param writerPolicy how a writer waiting for space waits
+     * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of two
+     * @throws NullPointerException if a policy is null
+     */
+    public OffHeapYPipe(int capacityBytes, WaitPolicy readerPolicy, WaitPolicy writerPolicy) {
+        super(capacityBytes, readerPolicy, writerPolicy);
     }
 
     /**
@@ -132,14 +137,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of two
      */
     public static int maxMessageLength(int capacityBytes) {
-        if (capacityBytes < MIN_CAPACITY_BYTES || capacityBytes > MAX_CAPACITY_BYTES
-                || Integer.bitCount(capacityBytes) != 1) {
-            throw new IllegalArgumentException("capacityBytes must be a power of two in ["
-                    + MIN_CAPACITY_BYTES + ", " + MAX_CAPACITY_BYTES + "]: " + capacityBytes);
-        }
-        // A record of capacity/2 bytes fits an empty ring wherever its head is: either before
-        // the ring's end or, after padding, before the head.
-        return capacityBytes / 2 - HEADER_BYTES;
+        return RecordDescriptor.maxLength(checkCapacity(capacityBytes));
     }
 
     /**
@@ -278,7 +276,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      * @throws IllegalStateException if the pipe is closed
      */
     public ByteBuffer claimBuffer() {
-        checkOpen(writerStateOpaque());
+        checkOpen(getOpaqueWriterWord());
         return wholeRing(writerView);
     }
 
@@ -292,13 +290,13 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      */
     public void commit(boolean incomplete) {
         if (claimStart < 0) {
-            checkOpen(writerStateOpaque());
+            checkOpen(getOpaqueWriterWord());
             throw new IllegalStateException("no open claim: call claim(length) first");
         }
         long start = claimStart;
         claimStart = -1;
         claimThread = null;
-        if (writerStateOpaque() == CLOSING) {
+        if ((getOpaqueWriterWord() & SideGuard.CLOSING) != 0) {
             exitWriter(); // the last one out frees the memory
             throw new IllegalStateException("pipe is closed: the claimed message is discarded");
         }
@@ -317,30 +315,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
     public boolean unwrite() {
         enterWriter();
         try {
-            long last = -1;
-            for (long pos = w; pos != tail; ) {
-                int header = headerAt(pos);
-                if (header != PADDING) {
-                    last = pos;
-                }
-                pos = recordEnd(pos, header);
-            }
-            if (last < 0) {
-                tail = w; // only padding was unflushed
-                return false;
-            }
-            tail = last;
-            // f: end of the last complete record still written (never below w).
-            long end = w;
-            for (long pos = w; pos != tail; ) {
-                int header = headerAt(pos);
-                pos = recordEnd(pos, header);
-                if (header != PADDING && (header & MORE_FLAG) == 0) {
-                    end = pos;
-                }
-            }
-            f = end;
-            return true;
+            return unwriteLast();
         } finally {
             exitWriter();
         }
@@ -362,8 +337,8 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      *     call or holds an open claim
      */
     public boolean flush() {
-        int side = writerStateOpaque();
-        if (side != IDLE) {
+        long side = getOpaqueWriterWord();
+        if (side != 0) { // the writer word has no payload: IDLE is 0
             checkOpen(side);
             // BUSY: fine only for this thread's own open claim (claim() wrote both fields on
             // this thread, so it sees them; another thread's racy read can only miss a misuse,
@@ -388,7 +363,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      *     (also while waiting)
      */
     public void awaitSpace(int length) throws InterruptedException {
-        awaitSpace(length, -1L);
+        awaitRoom(length, -1L);
     }
 
     /**
@@ -407,90 +382,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      * @throws NullPointerException if {@code unit} is null
      */
     public boolean awaitSpace(int length, long timeout, TimeUnit unit) throws InterruptedException {
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
-        }
-        return awaitSpace(length, unit.toNanos(timeout));
-    }
-
-    /** Waits for room; {@code timeoutNanos < 0} means no time limit. */
-    private boolean awaitSpace(int length, long timeoutNanos) throws InterruptedException {
-        checkLength(length);
-        long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
-        int spins = timeoutNanos == 0 ? 0 : spinIterations; // zero timeout: look once, no spin
-        boolean raised = false; // did we raise writerWaiting (and may have left it up)?
-        for (;;) {
-            if (Thread.interrupted()) {
-                setWriterWaitingOpaque(0);
-                throw new InterruptedException();
-            }
-            enterWriter();
-            try {
-                if (w != f) {
-                    throw new IllegalStateException("flush() (and signal the reader if it returns"
-                            + " false) before awaiting space: " + (f - w)
-                            + " unflushed bytes would never be consumed");
-                }
-                long held = tail - f; // incomplete parts: the reader cannot consume them yet
-                if (held + footprint(tail, length) > capacity) {
-                    throw new IllegalArgumentException("length " + length + " can never fit: "
-                            + held + " bytes of incomplete parts are held in a ring of "
-                            + capacity + " bytes");
-                }
-                if (hasRoom(length)) {
-                    if (raised) {
-                        // Woken by something else than the reader's wakeWriter() (a spurious or
-                        // timed-out park, an interrupt race): lower the flag, or the reader
-                        // would later unpark us for nothing. If the reader's CAS took it first,
-                        // its unpark is the same harmless stray permit as before.
-                        setWriterWaitingOpaque(0);
-                    }
-                    return true;
-                }
-                if (timeoutNanos == 0) {
-                    return false; // checked once; never raise the flag for a wait we will not do
-                }
-                if (spins == 0) {
-                    // Raise the flag, then look again (Dekker with the reader's wakeWriter()):
-                    // the volatile store of the flag and the volatile load of head are ordered,
-                    // as are the reader's store of head and its load of the flag (full fence), so
-                    // either we see the space it freed or it sees our flag and unparks us.
-                    waitingWriter = Thread.currentThread(); // published by the flag's store
-                    setWriterWaitingVolatile(1);
-                    raised = true;
-                    headCache = headVolatile();
-                    if (tail + footprint(tail, length) - headCache <= capacity) {
-                        setWriterWaitingOpaque(0);
-                        return true;
-                    }
-                }
-            } finally {
-                exitWriter();
-            }
-            if (spins > 0) {
-                if (timeoutNanos > 0 && deadline - System.nanoTime() <= 0) {
-                    return false; // the deadline comes before the spin budget
-                }
-                spins--;
-                Thread.onSpinWait();
-                continue;
-            }
-            // A close() that came while we were inside moved our guard on, and our own exit saw
-            // it: do not park on a closed pipe. A close() after this point sees waitingWriter
-            // (written before our exit's release) and unparks us.
-            checkOpen(writerStateOpaque());
-            if (timeoutNanos < 0) {
-                LockSupport.park(this);
-            } else {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    setWriterWaitingOpaque(0);
-                    return false;
-                }
-                LockSupport.parkNanos(this, left);
-            }
-        }
+        return awaitRoom(length, Waits.timeoutNanos(timeout, unit));
     }
 
     // ------------------------------------------------------------------------------------------
@@ -532,18 +424,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
         enterReader();
         long consumedFrom = front;
         try {
-            if (!nextMessage()) {
-                return -1;
-            }
-            int at = index(front);
-            int length = headerAt(front) & ~MORE_FLAG;
-            if (length > dst.length) {
-                throw new IllegalArgumentException("dst.length " + dst.length
-                        + " is shorter than the next message: " + length + " bytes");
-            }
-            ring.get(at + HEADER_BYTES, dst, 0, length);
-            consumeTo(front + recordSize(length));
-            return length;
+            return copyNext(dst);
         } finally {
             leaveReader(consumedFrom);
         }
@@ -563,33 +444,9 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
     public int readBatch(MessageHandler handler) {
         Objects.requireNonNull(handler, "handler");
         enterReader();
-        int n = 0;
         long consumedFrom = front;
         try {
-            if (!nextMessage()) {
-                return 0;
-            }
-            long end = r;
-            while (front != end) {
-                int header = headerAt(front);
-                long next = recordEnd(front, header);
-                if (header != PADDING) {
-                    try {
-                        // Reset per call: the previous handler may have moved position or limit.
-                        handler.onMessage(wholeRing(readerView), index(front) + HEADER_BYTES,
-                                header & ~MORE_FLAG);
-                    } finally {
-                        consumeTo(next); // only now may the writer reuse the record's bytes
-                    }
-                    n++;
-                    if (readerStateOpaque() != BUSY) {
-                        break; // the handler closed the pipe
-                    }
-                } else {
-                    consumeTo(next);
-                }
-            }
-            return n;
+            return drain(handler);
         } finally {
             leaveReader(consumedFrom);
         }
@@ -639,340 +496,7 @@ public final class OffHeapYPipe extends OffHeapYPipeShared implements AutoClosea
      * @return {@code true} once the pipe is closed
      */
     public boolean isClosed() {
-        return writerStateOpaque() >= CLOSING || readerStateOpaque() >= CLOSING;
-    }
-
-    @Override
-    void freeMemory() {
-        memory.free();
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Records
-    // ------------------------------------------------------------------------------------------
-
-    private void checkLength(int length) {
-        if (length < 0 || length > maxMessageLength) {
-            throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
-                    + "] for a ring of " + capacity + " bytes: " + length);
-        }
-    }
-
-    /** Puts a view back to the whole ring in native order (no allocation: a few field stores). */
-    private static ByteBuffer wholeRing(ByteBuffer view) {
-        view.clear();
-        return view.order(ByteOrder.nativeOrder());
-    }
-
-    private int index(long position) {
-        return (int) position & mask;
-    }
-
-    private static int recordSize(int length) {
-        return (HEADER_BYTES + length + RECORD_ALIGNMENT_BYTES - 1) & -RECORD_ALIGNMENT_BYTES;
-    }
-
-    /** Bytes a message of {@code length} takes at {@code position}, with the padding it needs. */
-    private long footprint(long position, int length) {
-        int size = recordSize(length);
-        int toEnd = capacity - index(position);
-        return size <= toEnd ? size : (long) toEnd + size;
-    }
-
-    private int headerAt(long position) {
-        return (int) HEADER.get(ring, index(position));
-    }
-
-    private long recordEnd(long position, int header) {
-        return header == PADDING
-                ? position + (capacity - index(position))
-                : position + recordSize(header & ~MORE_FLAG);
-    }
-
-    /** Writer: true if a message of {@code length} fits at tail, re-reading head if it must. */
-    private boolean hasRoom(int length) {
-        long need = tail + footprint(tail, length) - capacity;
-        if (need <= headCache) {
-            return true;
-        }
-        headCache = headAcquire(); // acquire: the reader is done with the bytes up to head
-        return need <= headCache;
-    }
-
-    /**
-     * Writer: enters the writer side and finds room for a message at tail, writing the padding
-     * record if the message must start at the ring's beginning. The caller exits the side.
-     *
-     * @return the record's position, or -1 (and the side left) if the ring has no room now
-     */
-    private long beginWrite(int length) {
-        enterWriter(); // fails while a claim is open: claim() keeps the side entered
-        if (!hasRoom(length)) {
-            exitWriter();
-            return -1;
-        }
-        long start = tail;
-        int toEnd = capacity - index(start);
-        if (recordSize(length) > toEnd) {
-            HEADER.set(ring, index(start), PADDING); // plain: published by the next flush
-            start += toEnd;
-        }
-        return start;
-    }
-
-    /** Writer: the record at {@code start} is written; seal its header and advance. */
-    private void append(long start, int length, boolean incomplete) {
-        // Plain store: the flush that publishes the record (release CAS of c) orders it.
-        HEADER.set(ring, index(start), incomplete ? length | MORE_FLAG : length);
-        tail = start + recordSize(length);
-        if (!incomplete) {
-            f = tail;
-        }
-    }
-
-    /** Reader: skips padding; true if a message is at front, false if the reader went asleep. */
-    private boolean nextMessage() {
-        while (checkReadPositions()) {
-            int header = headerAt(front);
-            if (header != PADDING) {
-                return true;
-            }
-            consumeTo(recordEnd(front, header));
-        }
-        return false;
-    }
-
-    /** Reader: done with the bytes before {@code position}; the writer may reuse them. */
-    private void consumeTo(long position) {
-        front = position;
-        setHeadRelease(position); // release: our reads of the record happen-before its reuse
-    }
-
-    /** Reader: leaves the reader side, waking the writer if this call freed space. */
-    private void leaveReader(long consumedFrom) {
-        if (front != consumedFrom) {
-            wakeWriter();
-        }
-        exitReader();
-    }
-
-    /** Reader: space was freed; wake the writer if it sleeps waiting for space. */
-    private void wakeWriter() {
-        // Full fence: orders our release store of head before the load of the flag below, the
-        // other half of the Dekker pair in awaitSpace (see there).
-        VarHandle.fullFence();
-        if (writerWaitingAcquire() != 0 && casWriterWaiting(1, 0)) {
-            Thread waiting = waitingWriter; // written before the flag's store we acquired
-            if (waiting != null) {
-                LockSupport.unpark(waiting);
-            }
-        }
-    }
-}
-
-/** Padding after the protocol's positions. */
-abstract class OffHeapPad4 extends PipeProtocol {
-    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p4a, p4b, p4c, p4d, p4e, p4f;
-}
-
-/** The writer's own fields. */
-abstract class OffHeapWriterFields extends OffHeapPad4 {
-    /** Writer: the last value of head it read (re-read only when the ring looks full). */
-    long headCache;
-    /** Writer: position of the open claim's record, or -1. */
-    long claimStart = -1;
-    /** Writer: length of the open claim. */
-    int claimLength;
-    /** Writer: the thread holding the open claim (so that it, and only it, may flush meanwhile). */
-    Thread claimThread;
-    /** Writer guard: IDLE, BUSY, CLOSING or CLOSED (see OffHeapYPipeShared). */
-    int writerState;
-}
-
-/** Padding between the writer's and the reader's fields. */
-abstract class OffHeapPad5 extends OffHeapWriterFields {
-    long p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p5a, p5b, p5c, p5d, p5e, p5f;
-}
-
-/** The reader's own fields. */
-abstract class OffHeapReaderFields extends OffHeapPad5 {
-    /** Reader guard: IDLE, BUSY, CLOSING or CLOSED. */
-    int readerState;
-}
-
-/** Padding between the reader's fields and head. */
-abstract class OffHeapPad6 extends OffHeapReaderFields {
-    long p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p6a, p6b, p6c, p6d, p6e, p6f;
-}
-
-/** Shared: how far the reader has consumed. */
-abstract class OffHeapHead extends OffHeapPad6 {
-    /** Shared, written by the reader: every byte before it is free for the writer. */
-    long head;
-}
-
-/** Padding between head and the writer-waiting flag. */
-abstract class OffHeapPad7 extends OffHeapHead {
-    long p70, p71, p72, p73, p74, p75, p76, p77, p78, p79, p7a, p7b, p7c, p7d, p7e, p7f;
-}
-
-/** Shared: the writer-waiting flag, the waiting thread, and whether the memory is freed. */
-abstract class OffHeapWaiting extends OffHeapPad7 {
-    /** Shared: 1 while the writer is (going) asleep waiting for space. */
-    int writerWaiting;
-    /** Shared: the writer thread that raised the flag; written before the flag's store. */
-    Thread waitingWriter;
-    /** Shared: 1 once the memory is freed. */
-    int freed;
-}
-
-/** Padding after the flag, and the accessors and close guards of all the shared words. */
-abstract class OffHeapYPipeShared extends OffHeapWaiting {
-    long p80, p81, p82, p83, p84, p85, p86, p87, p88, p89, p8a, p8b, p8c, p8d, p8e, p8f;
-
-    /** Side guard: not inside an operation. */
-    static final int IDLE = 0;
-    /** Side guard: inside an operation that may touch the memory. */
-    static final int BUSY = 1;
-    /** Side guard: close() came while BUSY; the side frees on its way out. */
-    static final int CLOSING = 2;
-    /** Side guard: closed and out of the memory for good. */
-    static final int CLOSED = 3;
-
-    private static final VarHandle WRITER_STATE;
-    private static final VarHandle READER_STATE;
-    private static final VarHandle HEAD;
-    private static final VarHandle WRITER_WAITING;
-    private static final VarHandle FREED;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            WRITER_STATE = lookup.findVarHandle(OffHeapWriterFields.class, "writerState", int.class);
-            READER_STATE = lookup.findVarHandle(OffHeapReaderFields.class, "readerState", int.class);
-            HEAD = lookup.findVarHandle(OffHeapHead.class, "head", long.class);
-            WRITER_WAITING = lookup.findVarHandle(OffHeapWaiting.class, "writerWaiting", int.class);
-            FREED = lookup.findVarHandle(OffHeapWaiting.class, "freed", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** Frees the off-heap memory; called once, when neither side can touch it. */
-    abstract void freeMemory();
-
-    final long headAcquire() {
-        return (long) HEAD.getAcquire(this);
-    }
-
-    final long headVolatile() {
-        return (long) HEAD.getVolatile(this);
-    }
-
-    final void setHeadRelease(long value) {
-        HEAD.setRelease(this, value);
-    }
-
-    final int writerWaitingAcquire() {
-        return (int) WRITER_WAITING.getAcquire(this);
-    }
-
-    final void setWriterWaitingVolatile(int value) {
-        WRITER_WAITING.setVolatile(this, value);
-    }
-
-    final void setWriterWaitingOpaque(int value) {
-        WRITER_WAITING.setOpaque(this, value);
-    }
-
-    final boolean casWriterWaiting(int expected, int value) {
-        return WRITER_WAITING.compareAndSet(this, expected, value);
-    }
-
-    final int writerStateOpaque() {
-        return (int) WRITER_STATE.getOpaque(this);
-    }
-
-    final int readerStateOpaque() {
-        return (int) READER_STATE.getOpaque(this);
-    }
-
-    final void enterWriter() {
-        enter(WRITER_STATE, "writer");
-    }
-
-    final void exitWriter() {
-        exit(WRITER_STATE);
-    }
-
-    final void enterReader() {
-        enter(READER_STATE, "reader");
-    }
-
-    final void exitReader() {
-        exit(READER_STATE);
-    }
-
-    static void checkOpen(int state) {
-        if (state >= CLOSING) {
-            throw new IllegalStateException("pipe is closed");
-        }
-    }
-
-    /**
-     * Enters a side before touching the memory. The CAS is the guard's whole cost: close() can
-     * free the memory only after moving both guards to CLOSED, and it cannot do that while we
-     * hold BUSY, so everything between enter and exit sees live memory.
-     */
-    private void enter(VarHandle state, String side) {
-        int seen = (int) state.compareAndExchange(this, IDLE, BUSY);
-        if (seen != IDLE) {
-            checkOpen(seen);
-            throw new IllegalStateException("the " + side + " side is in use by another call"
-                    + " (a second " + side + " thread, a call from inside a handler, or an open"
-                    + " claim)");
-        }
-    }
-
-    /** Leaves a side; if close() came meanwhile, this side is now out and may free the memory. */
-    private void exit(VarHandle state) {
-        // Release: our accesses to the memory happen-before a close() that sees IDLE.
-        if ((int) state.compareAndExchangeRelease(this, BUSY, IDLE) == CLOSING) {
-            state.setVolatile(this, CLOSED);
-            freeIfBothClosed();
-        }
-    }
-
-    /** Moves both guards to CLOSED (or CLOSING if busy) and frees the memory if both are out. */
-    final void closeSides() {
-        closeSide(WRITER_STATE);
-        closeSide(READER_STATE);
-        freeIfBothClosed();
-    }
-
-    private void closeSide(VarHandle state) {
-        for (;;) {
-            int seen = (int) state.getVolatile(this);
-            if (seen >= CLOSING) {
-                return;
-            }
-            int next = seen == IDLE ? CLOSED : CLOSING;
-            if (state.compareAndSet(this, seen, next)) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * Frees the memory exactly once, when both sides are CLOSED. Each side's move to CLOSED is a
-     * volatile write followed by this check, so whichever happens last sees both; the CAS on
-     * freed makes the last two callers agree on one free.
-     */
-    private void freeIfBothClosed() {
-        if ((int) WRITER_STATE.getVolatile(this) == CLOSED
-                && (int) READER_STATE.getVolatile(this) == CLOSED
-                && FREED.compareAndSet(this, 0, 1)) {
-            freeMemory();
-        }
+        return SideGuard.isClosed(getOpaqueWriterWord())
+                || SideGuard.isClosed(getOpaqueReaderWord());
     }
 }

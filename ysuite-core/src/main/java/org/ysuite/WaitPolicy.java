@@ -130,6 +130,12 @@ public abstract class WaitPolicy {
     public void parked() {
     }
 
+    /**
+     * The most rounds a wait under this policy spins: what the deprecated {@code spinIterations()}
+     * getters report.
+     */
+    abstract int maxSpins();
+
     /** A fixed spin, then park. */
     static final class SpinThenPark extends WaitPolicy {
         private final int spins;
@@ -140,6 +146,11 @@ public abstract class WaitPolicy {
 
         @Override
         public int spins() {
+            return spins;
+        }
+
+        @Override
+        int maxSpins() {
             return spins;
         }
 
@@ -176,6 +187,11 @@ public abstract class WaitPolicy {
                 return maxSpins;
             }
             return l;
+        }
+
+        @Override
+        int maxSpins() {
+            return maxSpins;
         }
 
         @Override

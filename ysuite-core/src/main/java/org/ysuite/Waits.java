@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>{@code
  * if (Thread.interrupted()) throw new InterruptedException();   // as java.util.concurrent does
  * if (tryTake()) return ...;                                     // fast path
- * for (int i = spinIterations; i > 0; i--) { Thread.onSpinWait(); if (tryTake()) return ...; }
+ * if (taker.spin(policy)) return ...;                            // SpinWait: the policy's spin
  * long deadline = timed ? Waits.deadline(nanos) : 0L;
  * ... register as the sleeping waiter, publish "asleep" with a CAS ...
  * for (;;) {
@@ -46,6 +46,29 @@ final class Waits {
             throw new IllegalArgumentException("spinIterations must be >= 0: " + spinIterations);
         }
         return spinIterations;
+    }
+
+    /**
+     * The policy of a deprecated constructor that takes a spin count.
+     *
+     * @param spinIterations the number of {@link Thread#onSpinWait()} iterations before parking
+     * @return {@link WaitPolicy#spinThenPark(int) spinThenPark(spinIterations)}
+     * @throws IllegalArgumentException if {@code spinIterations} is negative
+     */
+    static WaitPolicy spinPolicy(int spinIterations) {
+        return WaitPolicy.spinThenPark(checkSpinIterations(spinIterations));
+    }
+
+    /**
+     * Checks a constructor's waiting policy.
+     *
+     * @param policy the policy
+     * @param name the argument's name, for the message
+     * @return {@code policy}
+     * @throws NullPointerException if {@code policy} is null
+     */
+    static WaitPolicy checkPolicy(WaitPolicy policy, String name) {
+        return Objects.requireNonNull(policy, name);
     }
 
     /**

@@ -89,7 +89,17 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     RaceHook raceHook;
 
     private final SignalBits bits;
-    private final int spinIterations;
+    private final WaitPolicy policy;
+    /** The spin phase of a poll (see {@link SpinWait}). */
+    private final AnyFired anyFired = new AnyFired();
+
+    /** One look of the spin phase: is any id fired? (Only the owner takes, so they stay.) */
+    private final class AnyFired extends SpinWait {
+        @Override
+        boolean ready() {
+            return bits.any();
+        }
+    }
     /** Brackets every system call on the wake-up object; see {@link FdGuard}. */
     final FdGuard guard = new FdGuard();
 
@@ -120,9 +130,18 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
         return state;
     }
 
-    WakeupSignaler(int capacity, int spinIterations) {
-        this.spinIterations = Waits.checkSpinIterations(spinIterations);
+    WakeupSignaler(int capacity, WaitPolicy policy) {
+        this.policy = Waits.checkPolicy(policy, "policy");
         this.bits = new SignalBits(capacity);
+    }
+
+    /**
+     * Returns the owner's waiting policy in {@link #poll}.
+     *
+     * @return the policy given at construction
+     */
+    public final WaitPolicy waitPolicy() {
+        return policy;
     }
 
     /** Writes one wake-up; called by at most one signaller per ARMED cycle, inside the guard. */
@@ -304,11 +323,8 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             return n;
         }
         long deadline = timed ? Waits.deadline(nanos) : 0L;
-        for (int i = 0; i < spinIterations; i++) {
-            if (bits.any()) {
-                return bits.take(ids); // only the owner takes, so the bits are still there
-            }
-            Thread.onSpinWait();
+        if (anyFired.spin(policy)) {
+            return bits.take(ids); // only the owner takes, so the bits are still there
         }
         Thread me = Thread.currentThread();
         if (!WAITER.compareAndSet(this, null, me)) {

@@ -20,8 +20,7 @@ import java.util.function.IntConsumer;
  * owner takes it is the same signal. Firing a signal happens-before the owner's return from the
  * call that takes it.
  *
- * <p>A waiting owner spins for a configurable number of {@link Thread#onSpinWait()} iterations,
- * then sets the word's sleep bit and parks. {@code signal} sets its bit and clears the sleep bit
+ * <p>A waiting owner spins as its {@link WaitPolicy} allows, then sets the word's sleep bit and parks. {@code signal} sets its bit and clears the sleep bit
  * in one atomic step, and calls {@link LockSupport#unpark(Thread)} only if the sleep bit was set:
  * signalling a busy owner costs one compare-and-set and no system call.
  *
@@ -101,34 +100,73 @@ public final class YPollset implements PollableSignaler {
     /** The thread that is (going) asleep in a poll, else null; see the comment above. */
     private volatile Thread waiter;
 
-    private final int spinIterations;
+    private final WaitPolicy policy;
+    /** The spin phase of a poll: takes the fired bits (see {@link SpinWait}). */
+    private final Taker taker = new Taker();
+
+    /** One look of the spin phase: takes the fired bits into {@code bits}. */
+    private final class Taker extends SpinWait {
+        /** What the last successful look took; owner thread only. */
+        int bits;
+
+        @Override
+        boolean ready() {
+            return (bits = take()) != 0;
+        }
+    }
 
     /**
-     * Creates a pollset whose waits spin {@link Signaler#DEFAULT_SPIN_ITERATIONS} times before
-     * parking. No signal is fired.
+     * Creates a pollset whose waits follow {@link WaitPolicy#defaultPolicy()}. No signal is
+     * fired.
      */
     public YPollset() {
-        this(DEFAULT_SPIN_ITERATIONS);
+        this(WaitPolicy.defaultPolicy());
+    }
+
+    /**
+     * Creates a pollset whose owner waits as {@code policy} says: spins, then parks. No signal is
+     * fired.
+     *
+     * @param policy the owner's waiting policy, e.g. {@link WaitPolicy#purePark()}; an
+     *     {@link WaitPolicy#adaptive() adaptive} one should be this pollset's own
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public YPollset(WaitPolicy policy) {
+        this.policy = Waits.checkPolicy(policy, "policy");
     }
 
     /**
      * Creates a pollset with the given spin count. No signal is fired.
      *
      * @param spinIterations how many {@link Thread#onSpinWait()} iterations a wait spins before
-     *     it parks, {@code >= 0}; {@link Signaler#PURE_PARK} ({@code 0}) parks at once
+     *     it parks, {@code >= 0}; {@code 0} parks at once
      * @throws IllegalArgumentException if {@code spinIterations} is negative
+     * @deprecated use {@link #YPollset(WaitPolicy)} with
+     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
      */
+    @Deprecated
     public YPollset(int spinIterations) {
-        this.spinIterations = Waits.checkSpinIterations(spinIterations);
+        this(Waits.spinPolicy(spinIterations));
     }
 
     /**
-     * Returns the number of spin iterations a wait performs before parking.
+     * Returns the owner's waiting policy.
      *
-     * @return the spin count given at construction
+     * @return the policy given at construction
      */
+    public WaitPolicy waitPolicy() {
+        return policy;
+    }
+
+    /**
+     * Returns the most spin iterations a wait performs before parking.
+     *
+     * @return the policy's spin count
+     * @deprecated use {@link #waitPolicy()}
+     */
+    @Deprecated
     public int spinIterations() {
-        return spinIterations;
+        return policy.maxSpins();
     }
 
     /**
@@ -269,7 +307,7 @@ public final class YPollset implements PollableSignaler {
         int s = (int) STATE.getVolatile(this);
         return "YPollset[fired=0x" + Integer.toHexString(s & ~SLEEP)
                 + ((s & SLEEP) != 0 ? ", owner parked" : "")
-                + ", spinIterations=" + spinIterations + "]";
+                + ", " + policy + "]";
     }
 
     /** Takes the fired bits; the owner is awake, so the taken word has no SLEEP bit. */
@@ -292,11 +330,8 @@ public final class YPollset implements PollableSignaler {
         if (bits != 0 || (timed && nanos == 0L)) {
             return bits;
         }
-        for (int i = spinIterations; i > 0; i--) {
-            Thread.onSpinWait();
-            if ((bits = take()) != 0) {
-                return bits;
-            }
+        if (taker.spin(policy)) {
+            return taker.bits;
         }
         long deadline = timed ? Waits.deadline(nanos) : 0L;
         Thread me = Thread.currentThread();

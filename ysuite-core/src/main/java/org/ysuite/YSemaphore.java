@@ -18,8 +18,7 @@ import java.util.function.IntConsumer;
  * is the same signal. Firing a signal happens-before the owner's return from the call that takes
  * it, so anything the signalling thread wrote before {@code signal} is visible to the owner after.
  *
- * <p>A waiting owner first spins for a configurable number of {@link Thread#onSpinWait()}
- * iterations, then parks. {@code signal} costs one atomic exchange, and calls
+ * <p>A waiting owner first spins as its {@link WaitPolicy} allows, then parks. {@code signal} costs one atomic exchange, and calls
  * {@link LockSupport#unpark(Thread)} only when the owner is asleep or about to be.
  *
  * <p>Blocking methods follow {@code java.util.concurrent}: an interrupted owner gets an
@@ -91,34 +90,70 @@ public final class YSemaphore implements PollableSignaler {
     /** The thread that is (going) asleep in a wait, else null; see the comment above. */
     private volatile Thread waiter;
 
-    private final int spinIterations;
+    private final WaitPolicy policy;
+    /** The spin phase of a wait: takes the signal (see {@link SpinWait}). */
+    private final Taker taker = new Taker();
+
+    /** One look of the spin phase: takes a fired signal. */
+    private final class Taker extends SpinWait {
+        @Override
+        boolean ready() {
+            return tryTake();
+        }
+    }
 
     /**
-     * Creates a semaphore whose waits spin {@link Signaler#DEFAULT_SPIN_ITERATIONS} times before
-     * parking. No signal is fired.
+     * Creates a semaphore whose waits follow {@link WaitPolicy#defaultPolicy()}. No signal is
+     * fired.
      */
     public YSemaphore() {
-        this(DEFAULT_SPIN_ITERATIONS);
+        this(WaitPolicy.defaultPolicy());
+    }
+
+    /**
+     * Creates a semaphore whose owner waits as {@code policy} says: spins, then parks. No signal
+     * is fired.
+     *
+     * @param policy the owner's waiting policy, e.g. {@link WaitPolicy#purePark()}; an
+     *     {@link WaitPolicy#adaptive() adaptive} one should be this semaphore's own
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public YSemaphore(WaitPolicy policy) {
+        this.policy = Waits.checkPolicy(policy, "policy");
     }
 
     /**
      * Creates a semaphore with the given spin count. No signal is fired.
      *
      * @param spinIterations how many {@link Thread#onSpinWait()} iterations a wait spins before
-     *     it parks, {@code >= 0}; {@link Signaler#PURE_PARK} ({@code 0}) parks at once
+     *     it parks, {@code >= 0}; {@code 0} parks at once
      * @throws IllegalArgumentException if {@code spinIterations} is negative
+     * @deprecated use {@link #YSemaphore(WaitPolicy)} with
+     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
      */
+    @Deprecated
     public YSemaphore(int spinIterations) {
-        this.spinIterations = Waits.checkSpinIterations(spinIterations);
+        this(Waits.spinPolicy(spinIterations));
     }
 
     /**
-     * Returns the number of spin iterations a wait performs before parking.
+     * Returns the owner's waiting policy.
      *
-     * @return the spin count given at construction
+     * @return the policy given at construction
      */
+    public WaitPolicy waitPolicy() {
+        return policy;
+    }
+
+    /**
+     * Returns the most spin iterations a wait performs before parking.
+     *
+     * @return the policy's spin count
+     * @deprecated use {@link #waitPolicy()}
+     */
+    @Deprecated
     public int spinIterations() {
-        return spinIterations;
+        return policy.maxSpins();
     }
 
     /**
@@ -248,7 +283,7 @@ public final class YSemaphore implements PollableSignaler {
     public String toString() {
         int s = (int) STATE.getVolatile(this);
         String name = s == EMPTY ? "empty" : s == SIGNALLED ? "signalled" : "owner parked";
-        return "YSemaphore[" + name + ", spinIterations=" + spinIterations + "]";
+        return "YSemaphore[" + name + ", " + policy + "]";
     }
 
     /** Takes a fired signal; the owner is awake, so the state is EMPTY or SIGNALLED. */
@@ -269,11 +304,8 @@ public final class YSemaphore implements PollableSignaler {
         if (timed && nanos == 0L) {
             return false;
         }
-        for (int i = spinIterations; i > 0; i--) {
-            Thread.onSpinWait();
-            if (tryTake()) {
-                return true;
-            }
+        if (taker.spin(policy)) {
+            return true;
         }
         long deadline = timed ? Waits.deadline(nanos) : 0L;
         Thread me = Thread.currentThread();

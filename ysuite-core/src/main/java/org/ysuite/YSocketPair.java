@@ -87,25 +87,29 @@ public final class YSocketPair extends WakeupSignaler {
     /** Closes the descriptors exactly once: from {@link #close()} or, if forgotten, after GC. */
     private final Cleaner.Cleanable cleanable;
 
-    /** Opens a socketpair signaler that spins {@link #DEFAULT_SPIN_ITERATIONS} before parking. */
+    /** Opens a socketpair signaler whose owner waits as {@link WaitPolicy#defaultPolicy()} says. */
     public YSocketPair() {
-        this(Kind.SOCKETPAIR, DEFAULT_SPIN_ITERATIONS);
+        this(Kind.SOCKETPAIR, WaitPolicy.defaultPolicy());
     }
 
     /**
      * Opens a socketpair signaler.
      *
-     * @param spinIterations spins before the owner parks in {@code poll}; {@link #PURE_PARK} parks at once
+     * @param spinIterations spins before the owner parks in {@code poll}; {@code 0} parks at once
      * @throws IllegalArgumentException if {@code spinIterations} is negative
      * @throws UnsupportedOperationException if not on Linux
      * @throws IllegalStateException if the descriptors cannot be created (e.g. {@code EMFILE})
+     * @deprecated use {@link #YSocketPair(Kind, WaitPolicy)} with {@link Kind#SOCKETPAIR} and
+     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
      */
+    @Deprecated
     public YSocketPair(int spinIterations) {
-        this(Kind.SOCKETPAIR, spinIterations);
+        this(Kind.SOCKETPAIR, Waits.spinPolicy(spinIterations));
     }
 
     /**
-     * Opens a signaler of the given kind that spins {@link #DEFAULT_SPIN_ITERATIONS} before parking.
+     * Opens a signaler of the given kind whose owner waits as {@link WaitPolicy#defaultPolicy()}
+     * says.
      *
      * @param kind socketpair or eventfd
      * @throws NullPointerException if {@code kind} is null
@@ -113,21 +117,38 @@ public final class YSocketPair extends WakeupSignaler {
      * @throws IllegalStateException if the descriptors cannot be created
      */
     public YSocketPair(Kind kind) {
-        this(kind, DEFAULT_SPIN_ITERATIONS);
+        this(kind, WaitPolicy.defaultPolicy());
     }
 
     /**
      * Opens a signaler of the given kind.
      *
      * @param kind socketpair or eventfd
-     * @param spinIterations spins before the owner parks in {@code poll}; {@link #PURE_PARK} parks at once
+     * @param spinIterations spins before the owner parks in {@code poll}; {@code 0} parks at once
      * @throws NullPointerException if {@code kind} is null
      * @throws IllegalArgumentException if {@code spinIterations} is negative
      * @throws UnsupportedOperationException if not on Linux
      * @throws IllegalStateException if the descriptors cannot be created
+     * @deprecated use {@link #YSocketPair(Kind, WaitPolicy)} with
+     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
      */
+    @Deprecated
     public YSocketPair(Kind kind, int spinIterations) {
-        super(CAPACITY, spinIterations);
+        this(kind, Waits.spinPolicy(spinIterations));
+    }
+
+    /**
+     * Opens a signaler of the given kind whose owner, in {@code poll}, waits as {@code policy}
+     * says: spins, then parks.
+     *
+     * @param kind socketpair or eventfd
+     * @param policy the owner's waiting policy, e.g. {@link WaitPolicy#purePark()}
+     * @throws NullPointerException if {@code kind} or {@code policy} is null
+     * @throws UnsupportedOperationException if not on Linux
+     * @throws IllegalStateException if the descriptors cannot be created
+     */
+    public YSocketPair(Kind kind, WaitPolicy policy) {
+        super(CAPACITY, policy);
         this.kind = Objects.requireNonNull(kind, "kind");
         this.libc = Posix.libc();
         // One native block: [0,8) wake-up value, [8,16) pollfd, [16,80) read buffer, [80,88) sv[2].

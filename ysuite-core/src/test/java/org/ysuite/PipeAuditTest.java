@@ -295,7 +295,7 @@ class PipeAuditTest {
                 returned.countDown();
             });
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (LockSupport.getBlocker(writer.thread) != pipe || pipe.writerWaitingAcquire() != 1) {
+            while (LockSupport.getBlocker(writer.thread) != pipe || pipe.getAcquireWriterWaiting() != 1) {
                 assertTrue(System.nanoTime() - deadline < 0, "the writer never went to sleep");
                 Thread.yield();
             }
@@ -303,21 +303,22 @@ class PipeAuditTest {
             int[] seq = {0};
             int n = pipe.readBatch((buf, off, len) -> {
                 if (seq[0]++ == 1) {
-                    // Message 0 is consumed (space freed) but the reader has not yet reached its
-                    // wakeWriter(): wake the writer as a spurious unpark would.
+                    // Message 0 is consumed (space freed) but the reader has not yet left
+                    // readBatch (whose exit wakes a waiting writer): wake the writer as a
+                    // spurious unpark would.
                     LockSupport.unpark(writer.thread);
                     try {
                         assertTrue(returned.await(20, TimeUnit.SECONDS), "the writer found room");
                     } catch (InterruptedException e) {
                         throw new AssertionError(e);
                     }
-                    flagSeen[0] = pipe.writerWaitingAcquire();
+                    flagSeen[0] = pipe.getAcquireWriterWaiting();
                 }
             });
             writer.join();
             assertEquals(count, n);
             assertEquals(0, flagSeen[0], "writerWaiting after the writer returned with room");
-            assertEquals(0, pipe.writerWaitingAcquire());
+            assertEquals(0, pipe.getAcquireWriterWaiting());
         }
     }
 
@@ -333,7 +334,7 @@ class PipeAuditTest {
                 pipe.flush();
                 assertFalse(pipe.awaitSpace(28, 0, TimeUnit.SECONDS), "a full ring, no waiting");
                 assertFalse(pipe.awaitSpace(28, 1, TimeUnit.NANOSECONDS), "a deadline met while spinning");
-                assertEquals(0, pipe.writerWaitingAcquire(), "no flag left raised");
+                assertEquals(0, pipe.getAcquireWriterWaiting(), "no flag left raised");
             }, "awaitSpace with a zero timeout spun instead of returning");
         }
     }

@@ -211,7 +211,7 @@ class WakeupSignalerAuditTest {
         volatile boolean failNextWrite;
 
         FakeWakeup() {
-            super(256, Signaler.PURE_PARK);
+            super(256, WaitPolicy.purePark());
         }
 
         @Override

@@ -1,0 +1,368 @@
+package org.ysuite;
+
+import static org.ysuite.RecordDescriptor.HEADER_BYTES;
+import static org.ysuite.RecordDescriptor.PADDING;
+import static org.ysuite.RecordDescriptor.recordSize;
+
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.locks.LockSupport;
+import org.ysuite.internal.SideGuard;
+
+/**
+ * {@link OffHeapYPipe}'s machinery under its public methods: the ring's memory, the records in it
+ * ({@link RecordDescriptor}), and the writer's wait for space. Positions are the protocol's
+ * ({@link PipeProtocol}); {@link #index} maps them into the ring.
+ */
+abstract class OffHeapRing extends OffHeapYPipeFields {
+
+    /** Smallest ring capacity in bytes. */
+    static final int MIN_CAPACITY = 256;
+    /** Largest ring capacity in bytes. */
+    static final int MAX_CAPACITY = 1 << 30;
+    /** Alignment of the ring in memory: a cache line. */
+    static final int CACHE_LINE_BYTES = 64;
+
+    private static final VarHandle HEADER =
+            java.lang.invoke.MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+    final int capacity;
+    final int maxMessageLength;
+    private final int mask;
+    private final DirectMemory memory;
+    /** The ring; our own accesses are absolute only. */
+    final ByteBuffer ring;
+    /** The claim buffer handed to the writer. */
+    final ByteBuffer writerView;
+    /** The read-only view handed to handlers. */
+    final ByteBuffer readerView;
+    private final WaitPolicy writerPolicy;
+    /** The spin phase of a wait for space (see {@link SpinWait}). */
+    private final RoomWait roomWait = new RoomWait();
+
+    /**
+     * One look of the spin phase: does a record of {@code length} fit now, or is the deadline
+     * past? (A timed wait must not outlast its deadline however long the policy spins.)
+     */
+    private final class RoomWait extends SpinWait {
+        /** The awaited message's length, and the wait's deadline; writer thread only. */
+        int length;
+        boolean timed;
+        long deadline;
+
+        @Override
+        boolean ready() {
+            return hasRoom(length) // heap fields only: needs no guard
+                    || timed && deadline - System.nanoTime() <= 0;
+        }
+    }
+
+    OffHeapRing(int capacity, WaitPolicy readerPolicy, WaitPolicy writerPolicy) {
+        this.capacity = checkCapacity(capacity);
+        this.readerPolicy = Waits.checkPolicy(readerPolicy, "readerPolicy");
+        this.writerPolicy = Waits.checkPolicy(writerPolicy, "writerPolicy");
+        this.mask = capacity - 1;
+        this.maxMessageLength = RecordDescriptor.maxLength(capacity);
+        this.memory = DirectMemory.allocate(capacity, CACHE_LINE_BYTES);
+        memory.freeWhenUnreachable(this); // a pipe nobody closed still gives its memory back
+        this.ring = memory.buffer();
+        this.writerView = ring.duplicate().order(ByteOrder.nativeOrder());
+        this.readerView = ring.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
+        initC(false);
+        // The final fields above are published with the object; the plain position fields and
+        // the two words start at zero (open, idle, head 0), which every thread sees.
+    }
+
+    static int checkCapacity(int capacityBytes) {
+        if (capacityBytes < MIN_CAPACITY || capacityBytes > MAX_CAPACITY
+                || Integer.bitCount(capacityBytes) != 1) {
+            throw new IllegalArgumentException("capacityBytes must be a power of two in ["
+                    + MIN_CAPACITY + ", " + MAX_CAPACITY + "]: " + capacityBytes);
+        }
+        return capacityBytes;
+    }
+
+    @Override
+    final void freeMemory() {
+        memory.free();
+    }
+
+    static void checkOpen(long word) {
+        if (SideGuard.isClosed(word)) {
+            throw new IllegalStateException("pipe is closed");
+        }
+    }
+
+    final void checkLength(int length) {
+        if (length < 0 || length > maxMessageLength) {
+            throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
+                    + "] for a ring of " + capacity + " bytes: " + length);
+        }
+    }
+
+    /** Puts a view back to the whole ring in native order (no allocation: a few field stores). */
+    static ByteBuffer wholeRing(ByteBuffer view) {
+        view.clear();
+        return view.order(ByteOrder.nativeOrder());
+    }
+
+    final int index(long position) {
+        return (int) position & mask;
+    }
+
+    /** Bytes a message of {@code length} takes at {@code position}, with the padding it needs. */
+    private long footprint(long position, int length) {
+        int size = recordSize(length);
+        int toEnd = capacity - index(position);
+        return size <= toEnd ? size : (long) toEnd + size;
+    }
+
+    final int headerAt(long position) {
+        return (int) HEADER.get(ring, index(position));
+    }
+
+    final long recordEnd(long position, int header) {
+        return header == PADDING
+                ? position + (capacity - index(position))
+                : position + recordSize(RecordDescriptor.length(header));
+    }
+
+    /** Writer: true if a message of {@code length} fits at tail, re-reading head if it must. */
+    final boolean hasRoom(int length) {
+        long need = tail + footprint(tail, length) - capacity;
+        if (need <= headCache) {
+            return true;
+        }
+        headCache = headOf(getAcquireReaderWord()); // the reader is done with the bytes up to it
+        return need <= headCache;
+    }
+
+    /**
+     * Writer: enters the writer side and finds room for a message at tail, writing the padding
+     * record if the message must start at the ring's beginning. The caller exits the side.
+     *
+     * @return the record's position, or -1 (and the side left) if the ring has no room now
+     */
+    final long beginWrite(int length) {
+        enterWriter(); // fails while a claim is open: claim() keeps the side entered
+        if (!hasRoom(length)) {
+            exitWriter();
+            return -1;
+        }
+        long start = tail;
+        int toEnd = capacity - index(start);
+        if (recordSize(length) > toEnd) {
+            HEADER.set(ring, index(start), PADDING); // plain: published by the next flush
+            start += toEnd;
+        }
+        return start;
+    }
+
+    /** Writer: the record at {@code start} is written; seal its header and advance. */
+    final void append(long start, int length, boolean incomplete) {
+        // Plain store: the flush that publishes the record (release CAS of c) orders it.
+        HEADER.set(ring, index(start), RecordDescriptor.header(length, incomplete));
+        tail = start + recordSize(length);
+        if (!incomplete) {
+            f = tail;
+        }
+    }
+
+    /** Writer, inside its side: takes back the last unflushed message. */
+    final boolean unwriteLast() {
+        long last = -1;
+        for (long pos = w; pos != tail; ) {
+            int header = headerAt(pos);
+            if (header != PADDING) {
+                last = pos;
+            }
+            pos = recordEnd(pos, header);
+        }
+        if (last < 0) {
+            tail = w; // only padding was unflushed
+            return false;
+        }
+        tail = last;
+        // f: end of the last complete record still written (never below w).
+        long end = w;
+        for (long pos = w; pos != tail; ) {
+            int header = headerAt(pos);
+            pos = recordEnd(pos, header);
+            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
+                end = pos;
+            }
+        }
+        f = end;
+        return true;
+    }
+
+    /** Reader: skips padding; true if a message is at front, false if the reader went asleep. */
+    final boolean nextMessage() {
+        while (checkReadPositions()) {
+            int header = headerAt(front);
+            if (header != PADDING) {
+                return true;
+            }
+            front = recordEnd(front, header); // head is published when the call leaves
+        }
+        return false;
+    }
+
+    /** Reader, inside its side: {@link OffHeapYPipe#read(byte[])}. */
+    final int copyNext(byte[] dst) {
+        if (!nextMessage()) {
+            return -1;
+        }
+        int length = RecordDescriptor.length(headerAt(front));
+        if (length > dst.length) {
+            throw new IllegalArgumentException("dst.length " + dst.length
+                    + " is shorter than the next message: " + length + " bytes");
+        }
+        ring.get(index(front) + HEADER_BYTES, dst, 0, length);
+        front += recordSize(length);
+        return length;
+    }
+
+    /** Reader, inside its side: {@link OffHeapYPipe#readBatch}'s loop. */
+    final int drain(OffHeapYPipe.MessageHandler handler) {
+        if (!nextMessage()) {
+            return 0;
+        }
+        int n = 0;
+        long end = r;
+        while (front != end) {
+            int header = headerAt(front);
+            long next = recordEnd(front, header);
+            if (header != PADDING) {
+                try {
+                    // Reset per call: the previous handler may have moved position or limit.
+                    handler.onMessage(wholeRing(readerView), index(front) + HEADER_BYTES,
+                            RecordDescriptor.length(header));
+                } finally {
+                    front = next; // counts as read
+                    setReleaseConsumed(next); // the writer may reuse it (head follows at exit)
+                }
+                n++;
+                if ((getOpaqueReaderWord() & SideGuard.CLOSING) != 0) {
+                    break; // the handler closed the pipe
+                }
+            } else {
+                front = next;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Reader: leaves the reader side, publishing head (= front) if this call consumed anything,
+     * and wakes the writer if it was waiting for space. One release CAS does it all (see
+     * {@link OffHeapYPipeFields}): the reader pays no fence, waiting writer or not.
+     */
+    final void leaveReader(long consumedFrom) {
+        boolean moved = front != consumedFrom;
+        long before = exitReader(front, moved);
+        if (moved && (before & WAITING) != 0) {
+            // Our CAS read the writer's WAITING (written by its volatile CAS after it wrote
+            // waitingWriter); the acquire fence makes that write visible to the read below.
+            VarHandle.acquireFence();
+            LockSupport.unpark(waitingWriter);
+        }
+    }
+
+    /**
+     * Writer: waits until a message of {@code length} fits; {@code timeoutNanos < 0} means no
+     * time limit.
+     */
+    final boolean awaitRoom(int length, long timeoutNanos) throws InterruptedException {
+        checkLength(length);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        boolean timed = timeoutNanos >= 0;
+        long deadline = timed ? Waits.deadline(timeoutNanos) : 0L;
+        if (roomNow(length)) {
+            return true;
+        }
+        if (timeoutNanos == 0) {
+            return false; // checked once; never raise WAITING for a wait we will not do
+        }
+        RoomWait spin = roomWait;
+        spin.length = length;
+        spin.timed = timed;
+        spin.deadline = deadline;
+        if (spin.spin(writerPolicy)) {
+            return hasRoom(length); // false: the deadline came first
+        }
+        for (;;) {
+            if (raiseWaiting(length)) {
+                return true;
+            }
+            if (!Waits.park(this, timed, deadline)) {
+                clearWaiting(); // time is up: the reader need not wake us any more
+                return false;
+            }
+            if (Thread.interrupted()) {
+                clearWaiting();
+                throw new InterruptedException();
+            }
+            if (roomNow(length)) {
+                clearWaiting(); // woken by something else than the reader (spurious, stale)
+                return true;
+            }
+        }
+    }
+
+    /** Writer: enters its side to check the wait's preconditions and the room; then leaves. */
+    private boolean roomNow(int length) {
+        enterWriter(); // throws once closed: a writer woken by close() ends here
+        try {
+            if (w != f) {
+                throw new IllegalStateException("flush() (and signal the reader if it returns"
+                        + " false) before awaiting space: " + (f - w)
+                        + " unflushed bytes would never be consumed");
+            }
+            long held = tail - f; // incomplete parts: the reader cannot consume them yet
+            if (held + footprint(tail, length) > capacity) {
+                throw new IllegalArgumentException("length " + length + " can never fit: "
+                        + held + " bytes of incomplete parts are held in a ring of "
+                        + capacity + " bytes");
+            }
+            return hasRoom(length);
+        } finally {
+            exitWriter();
+        }
+    }
+
+    /**
+     * Writer: raises WAITING in the reader's word with a CAS that expects the head it judged by,
+     * so that the reader's exit (the other RMW on that word) either comes first (our CAS fails
+     * and we see its head) or sees WAITING and unparks us. Also sees a close: close() CASes the
+     * same word and then reads waitingWriter, so either our CAS sees its CLOSED/CLOSING bits, or
+     * close() comes after our CAS and unparks us.
+     *
+     * @return true if the message fits now (WAITING down); false if WAITING is up: park
+     */
+    private boolean raiseWaiting(int length) {
+        long seen = getAcquireReaderWord();
+        for (;;) {
+            checkOpen(seen);
+            headCache = headOf(seen);
+            if (tail + footprint(tail, length) - capacity <= headCache) {
+                if ((seen & WAITING) != 0) {
+                    clearWaiting();
+                }
+                return true;
+            }
+            if ((seen & WAITING) != 0) {
+                return false; // raised in an earlier round, no room yet: park again
+            }
+            waitingWriter = Thread.currentThread(); // published by the CAS below
+            long witness = casReaderWord(seen, seen | WAITING);
+            if (witness == seen) {
+                return false;
+            }
+            seen = witness; // the reader moved head (or entered/left), or close() came
+        }
+    }
+}
