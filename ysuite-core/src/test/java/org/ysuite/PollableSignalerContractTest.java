@@ -99,6 +99,26 @@ class PollableSignalerContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
+    void negativeSpinIterationsRejected(Impl impl) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> open(impl, -3));
+        assertTrue(e.getMessage().contains("spinIterations"), e.getMessage());
+        assertTrue(e.getMessage().contains("-3"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
+    void badIdsRejectedWithoutFiring(Impl impl) {
+        PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+        int capacity = s.capacity();
+        for (int id : new int[] {capacity, capacity + 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.signal(id));
+            assertEquals("id must be in [0, " + capacity + "): " + id, e.getMessage());
+        }
+        assertEquals(0, s.check(id -> { }), "a rejected id must not fire a signal");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("impls")
     void negativeTimeoutRejected(Impl impl) {
         PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
