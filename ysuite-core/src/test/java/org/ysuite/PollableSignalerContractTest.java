@@ -19,6 +19,7 @@ import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -100,9 +101,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void negativeSpinIterationsRejected(Impl impl) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> open(impl, -3));
-        assertTrue(e.getMessage().contains("spinIterations"), e.getMessage());
-        assertTrue(e.getMessage().contains("-3"), e.getMessage());
+        assertRejectedNaming(() -> open(impl, -3), "spinIterations", "-3");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -121,10 +120,15 @@ class PollableSignalerContractTest {
     @MethodSource("impls")
     void negativeTimeoutRejected(Impl impl) {
         PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> s.poll(id -> { }, -5, TimeUnit.SECONDS));
-        assertTrue(e.getMessage().contains("timeout"), e.getMessage());
-        assertTrue(e.getMessage().contains("-5"), e.getMessage());
+        assertRejectedNaming(() -> s.poll(id -> { }, -5, TimeUnit.SECONDS), "timeout", "-5");
+    }
+
+    /** The call throws an {@link IllegalArgumentException} whose message names each of {@code words}. */
+    private static void assertRejectedNaming(Executable call, String... words) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        for (String w : words) {
+            assertTrue(e.getMessage().contains(w), e.getMessage());
+        }
     }
 
     @ParameterizedTest(name = "{0}")
