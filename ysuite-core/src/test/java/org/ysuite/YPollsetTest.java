@@ -20,6 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * What is specific to {@link YPollset}: 31 ids, the bitmask {@code poll()}/{@code check()}, many
+ * signallers. The behaviour every {@link PollableSignaler} shares is in
+ * {@link PollableSignalerContractTest}.
+ */
 class YPollsetTest {
 
     private static final Duration WATCHDOG = Duration.ofSeconds(60);
@@ -49,51 +54,8 @@ class YPollsetTest {
     }
 
     @Test
-    void negativeSpinIterationsRejected() {
-        IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> new YPollset(-3));
-        assertTrue(e.getMessage().contains("spinIterations"), e.getMessage());
-        assertTrue(e.getMessage().contains("-3"), e.getMessage());
-    }
-
-    @Test
     void capacityIs31() {
         assertEquals(31, new YPollset().capacity());
-    }
-
-    @Test
-    void badIdsRejected() {
-        YPollset set = new YPollset();
-        for (int id : new int[] {31, 32, 40, -1, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
-            IllegalArgumentException e =
-                    assertThrows(IllegalArgumentException.class, () -> set.signal(id));
-            assertEquals("id must be in [0, 31): " + id, e.getMessage());
-        }
-        assertEquals(0, set.check(), "a rejected id must not fire anything");
-    }
-
-    @Test
-    void negativeTimeoutRejected() {
-        YPollset set = new YPollset();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> set.poll(-1, TimeUnit.MILLISECONDS));
-        assertTrue(e.getMessage().contains("timeout"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
-                () -> set.poll(id -> { }, -2, TimeUnit.SECONDS));
-        assertTrue(e.getMessage().contains("timeout"), e.getMessage());
-        assertTrue(e.getMessage().contains("-2"), e.getMessage());
-    }
-
-    @Test
-    void nullArgumentsRejected() {
-        YPollset set = new YPollset();
-        set.signal(4);
-        assertThrows(NullPointerException.class, () -> set.check(null));
-        assertThrows(NullPointerException.class, () -> set.poll(null));
-        assertThrows(NullPointerException.class, () -> set.poll(null, 1, TimeUnit.SECONDS));
-        assertThrows(NullPointerException.class, () -> set.poll(id -> { }, 1, null));
-        assertThrows(NullPointerException.class, () -> set.poll(1, null));
-        assertEquals(1 << 4, set.check(), "a rejected call must not take the signal");
     }
 
     // ---------------------------------------------------------------- single-threaded semantics
@@ -173,38 +135,6 @@ class YPollsetTest {
         assertEquals(1 << 5, set.check(), "the id not yet delivered must be kept");
     }
 
-    @Test
-    void zeroTimeoutDoesNotWait() throws InterruptedException {
-        YPollset set = new YPollset();
-        assertEquals(0, set.poll(0, TimeUnit.DAYS));
-        Ids ids = new Ids();
-        assertEquals(0, set.poll(ids, 0, TimeUnit.DAYS));
-        assertTrue(ids.got.isEmpty());
-        set.signal(6);
-        assertEquals(1 << 6, set.poll(0, TimeUnit.DAYS));
-        set.signal(7);
-        assertEquals(1, set.poll(ids, 0, TimeUnit.DAYS));
-        assertEquals(List.of(7), ids.got);
-    }
-
-    @ParameterizedTest
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
-    void timedPollTimesOutNoEarlierThanTheTimeout(int spin) throws InterruptedException {
-        YPollset set = new YPollset(spin);
-        long t0 = System.nanoTime();
-        assertEquals(0, set.poll(50, TimeUnit.MILLISECONDS));
-        assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(50));
-        Ids ids = new Ids();
-        t0 = System.nanoTime();
-        assertEquals(0, set.poll(ids, 20_000, TimeUnit.MICROSECONDS));
-        assertTrue(System.nanoTime() - t0 >= TimeUnit.MICROSECONDS.toNanos(20_000));
-        assertTrue(ids.got.isEmpty());
-        // after a timeout (which withdrew the sleep bit) the pollset still works
-        set.signal(12);
-        assertEquals(1 << 12, set.check());
-        assertEquals(0, set.check());
-    }
-
     // ---------------------------------------------------------------- interrupts
 
     @Test
@@ -227,36 +157,6 @@ class YPollsetTest {
         assertThrows(InterruptedException.class, () -> set.poll(id -> { }, 1, TimeUnit.SECONDS));
         assertFalse(Thread.interrupted());
         assertEquals(1 << 2, set.check(), "no signal may be taken by an interrupted wait");
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void interruptDuringWaitThrows(boolean timed) throws Throwable {
-        YPollset set = new YPollset();
-        AtomicBoolean threw = new AtomicBoolean();
-        AtomicBoolean stillInterrupted = new AtomicBoolean(true);
-        TestThreads.Runner owner = TestThreads.start("owner", () -> {
-            try {
-                if (timed) {
-                    set.poll(1, TimeUnit.HOURS);
-                } else {
-                    set.poll();
-                }
-            } catch (InterruptedException e) {
-                threw.set(true);
-                stillInterrupted.set(Thread.currentThread().isInterrupted());
-            }
-        });
-        TestThreads.awaitParked(owner.thread);
-        owner.thread.interrupt();
-        owner.join();
-        assertTrue(threw.get(), "InterruptedException expected");
-        assertFalse(stillInterrupted.get(), "interrupt status must be cleared");
-        // the sleep bit was withdrawn: the word is clean and a later signal is taken once
-        assertEquals(0, set.check());
-        set.signal(9);
-        assertEquals(1 << 9, set.poll(0, TimeUnit.SECONDS));
-        assertEquals(0, set.check());
     }
 
     @Test
@@ -293,124 +193,10 @@ class YPollsetTest {
 
     // ---------------------------------------------------------------- wake-ups
 
-    @ParameterizedTest
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
-    void signalWakesAParkedOwner(int spin) throws Throwable {
-        YPollset set = new YPollset(spin);
-        AtomicInteger result = new AtomicInteger();
-        TestThreads.Runner owner = TestThreads.start("owner",
-                () -> result.set(set.poll(1, TimeUnit.HOURS)));
-        TestThreads.awaitParked(owner.thread);
-        set.signal(21);
-        owner.join();
-        assertEquals(1 << 21, result.get());
-        assertEquals(0, set.check());
-    }
-
-    @Test
-    void hugeTimeoutDoesNotOverflow() throws Throwable {
-        YPollset set = new YPollset(Signaler.PURE_PARK);
-        AtomicInteger result = new AtomicInteger();
-        TestThreads.Runner owner = TestThreads.start("owner",
-                () -> result.set(set.poll(Long.MAX_VALUE, TimeUnit.NANOSECONDS)));
-        TestThreads.awaitParked(owner.thread);
-        set.signal(0);
-        owner.join();
-        assertEquals(1, result.get());
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void spuriousWakeUpsDoNotEndTheWait(boolean timed) throws Throwable {
-        YPollset set = new YPollset(Signaler.PURE_PARK);
-        AtomicBoolean signalled = new AtomicBoolean();
-        AtomicBoolean sawSignalFlag = new AtomicBoolean();
-        AtomicInteger result = new AtomicInteger();
-        TestThreads.Runner owner = TestThreads.start("owner", () -> {
-            result.set(timed ? set.poll(1, TimeUnit.HOURS) : set.poll());
-            sawSignalFlag.set(signalled.get());
-        });
-        TestThreads.awaitParked(owner.thread);
-        for (int i = 0; i < 2_000; i++) {
-            LockSupport.unpark(owner.thread); // a wake-up without a signal
-            Thread.yield();
-        }
-        TestThreads.awaitParked(owner.thread);
-        signalled.set(true);
-        set.signal(13);
-        owner.join();
-        assertTrue(sawSignalFlag.get(), "the poll returned before the signal");
-        assertEquals(1 << 13, result.get());
-    }
-
-    @Test
-    void spuriousWakeUpsDoNotShortenATimeout() throws Throwable {
-        YPollset set = new YPollset(Signaler.PURE_PARK);
-        AtomicLong elapsed = new AtomicLong();
-        AtomicInteger result = new AtomicInteger(-1);
-        AtomicBoolean done = new AtomicBoolean();
-        TestThreads.Runner owner = TestThreads.start("owner", () -> {
-            long t0 = System.nanoTime();
-            result.set(set.poll(100, TimeUnit.MILLISECONDS));
-            elapsed.set(System.nanoTime() - t0);
-            done.set(true);
-        });
-        while (!done.get()) {
-            LockSupport.unpark(owner.thread);
-            Thread.yield();
-        }
-        owner.join();
-        assertEquals(0, result.get());
-        assertTrue(elapsed.get() >= TimeUnit.MILLISECONDS.toNanos(100), elapsed + " ns");
-    }
-
-    @Test
-    void secondConcurrentWaiterIsRejected() throws Throwable {
-        YPollset set = new YPollset(Signaler.PURE_PARK);
-        AtomicInteger result = new AtomicInteger();
-        TestThreads.Runner owner = TestThreads.start("owner", () -> result.set(set.poll()));
-        TestThreads.awaitParked(owner.thread);
-        assertThrows(IllegalStateException.class, () -> set.poll(1, TimeUnit.SECONDS));
-        set.signal(1);
-        owner.join(); // the first waiter was not disturbed
-        assertEquals(1 << 1, result.get());
-    }
-
     // ---------------------------------------------------------------- stress
 
     /** The non-volatile payload that signal/poll must publish. */
     private int payload;
-
-    @ParameterizedTest
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
-    void pingPong(int spin) {
-        assertTimeoutPreemptively(WATCHDOG, () -> {
-            YPollset ping = new YPollset(spin);
-            YPollset pong = new YPollset(spin);
-            int rounds = ROUNDS;
-            payload = 0;
-            TestThreads.Runner echo = TestThreads.start("echo", () -> {
-                for (int i = 1; i <= rounds; i++) {
-                    int bits = ping.poll();
-                    if (bits != 1 << (i % 31) || payload != i) {
-                        throw new AssertionError("round " + i + ": bits 0x"
-                                + Integer.toHexString(bits) + ", payload " + payload);
-                    }
-                    payload = -i;
-                    pong.signal(i % 31);
-                }
-            });
-            for (int i = 1; i <= rounds; i++) {
-                payload = i;
-                ping.signal(i % 31);
-                assertEquals(1 << (i % 31), pong.poll());
-                assertEquals(-i, payload);
-            }
-            echo.join();
-            assertEquals(0, ping.check());
-            assertEquals(0, pong.check());
-        });
-    }
 
     /**
      * Eight signallers, each owning three ids, fire all three and wait for the owner's ack (on

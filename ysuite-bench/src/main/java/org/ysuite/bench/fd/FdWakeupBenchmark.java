@@ -18,7 +18,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.ysuite.Signaler;
 import org.ysuite.YSocketPair;
-import org.ysuite.internal.Posix;
 
 /**
  * The descriptor wake-up of {@link YSocketPair}: {@code socketpair} against {@code eventfd}.
@@ -116,11 +115,11 @@ public class FdWakeupBenchmark {
             YSocketPair.Kind k = YSocketPair.Kind.valueOf(kind);
             ping = new YSocketPair(k, Signaler.PURE_PARK);
             pong = new YSocketPair(k, Signaler.PURE_PARK);
-            pollfd = Posix.allocate(Posix.POLLFD_SIZE);
+            pollfd = Poll2.pollfd();
             running = true;
             final boolean poll2 = wait.equals("POLL2");
             echo = new Thread(() -> {
-                Pointer pfd = Posix.allocate(Posix.POLLFD_SIZE);
+                Pointer pfd = Poll2.pollfd();
                 IntConsumer ignore = id -> { };
                 try {
                     while (running) {
@@ -128,7 +127,7 @@ public class FdWakeupBenchmark {
                         if (poll2) {
                             n = ping.check(ignore);
                             if (n == 0) {
-                                Posix.pollIn(ping.fd(), pfd, 100); // bounded, to notice teardown
+                                Poll2.pollIn(ping.fd(), pfd, 100); // bounded, to notice teardown
                                 continue;
                             }
                         } else {
@@ -174,7 +173,7 @@ public class FdWakeupBenchmark {
             if (n > 0) {
                 return n;
             }
-            Posix.pollIn(p.pong.fd(), p.pollfd, 100);
+            Poll2.pollIn(p.pong.fd(), p.pollfd, 100);
         }
     }
 }

@@ -1,0 +1,132 @@
+package org.ysuite.moduletest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs {@link Consumer} in a fresh {@code java --module-path ... -m} with the JDK that runs the
+ * build (17 and 25 in CI), so the module graph is the one a modular application gets: ysuite's
+ * jar, jnr-ffi's automatic modules and ASM's explicit ones, nothing on the class path.
+ */
+class ModulePathTest {
+
+    /** The flag the README tells a module-path consumer to pass on JDK 24+ (accepted from JDK 17). */
+    static final String NATIVE_ACCESS = "--enable-native-access=org.jnrproject.jffi";
+
+    /** This module's classes and its runtime dependencies (written by maven-dependency-plugin). */
+    private static String modulePath() throws IOException {
+        String deps = Files.readString(Paths.get("target", "module-path.txt"), StandardCharsets.UTF_8).trim();
+        return Paths.get("target", "classes").toAbsolutePath() + File.pathSeparator + deps;
+    }
+
+    /** Runs the consumer with the given JVM flags; returns exit status, stdout and stderr. */
+    private static String[] run(String... jvmFlags) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of(jvmFlags));
+        cmd.add("--module-path");
+        cmd.add(modulePath());
+        cmd.add("-m");
+        cmd.add("org.ysuite.moduletest/org.ysuite.moduletest.Consumer");
+        Path out = Files.createTempFile("consumer", ".out");
+        Path err = Files.createTempFile("consumer", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("consumer did not finish within 120 s: " + cmd
+                        + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
+            }
+            return new String[] {String.valueOf(p.exitValue()), Files.readString(out), Files.readString(err)};
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    @Test
+    void consumerRunsOnTheModulePathWithOnlyTheDocumentedFlag() throws Exception {
+        String[] r = run(NATIVE_ACCESS);
+        String report = "stdout:\n" + r[1] + "\nstderr:\n" + r[2];
+        assertEquals("0", r[0], report);
+        assertTrue(r[1].contains("module: org.ysuite.moduletest reads org.ysuite"), report);
+        assertTrue(r[1].contains("YPipe+YSemaphore: " + Consumer.MESSAGES), report);
+        assertTrue(r[1].contains("YPipe+YPollset: " + Consumer.MESSAGES), report);
+        for (String kind : new String[] {"SOCKETPAIR", "EVENTFD"}) {
+            assertTrue(r[1].contains("YPipe+YSocketPair(" + kind + "): " + Consumer.MESSAGES), report);
+        }
+        assertTrue(r[1].contains("OffHeapYPipe: " + Consumer.MESSAGES), report);
+        assertTrue(r[1].contains("internal hidden: org.ysuite.internal not exported"), report);
+        assertTrue(r[1].endsWith("consumer: ok\n"), report);
+        // no warning of any kind: the flag names the right module and nothing else is missing
+        assertEquals("", r[2], report);
+    }
+
+    @Test
+    void withoutTheFlagJdk24AndLaterNameJffiAsTheModuleToEnable() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 24,
+                "JDK " + Runtime.version().feature() + " does not warn about restricted native access");
+        String[] r = run();
+        String report = "stdout:\n" + r[1] + "\nstderr:\n" + r[2];
+        assertEquals("0", r[0], report);
+        assertTrue(r[2].contains(NATIVE_ACCESS), "the JDK should ask for exactly " + NATIVE_ACCESS + "\n" + report);
+    }
+
+    @Test
+    void aConsumerCannotCompileAgainstTheInternals() throws Exception {
+        Path dir = Files.createTempDirectory("peek");
+        Path src = dir.resolve("src");
+        Files.createDirectories(src.resolve("peek"));
+        Files.writeString(src.resolve("module-info.java"), "module peek { requires org.ysuite; }\n");
+        Files.writeString(src.resolve("peek").resolve("Peek.java"),
+                "package peek; public class Peek { Object o = org.ysuite.internal.Posix.class; }\n");
+        List<String> cmd = List.of(Paths.get(System.getProperty("java.home"), "bin", "javac").toString(),
+                "--module-path", modulePath(), "-d", dir.resolve("out").toString(),
+                src.resolve("module-info.java").toString(), src.resolve("peek").resolve("Peek.java").toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "javac did not finish");
+        assertEquals(1, p.exitValue(), out);
+        assertTrue(out.contains("package org.ysuite.internal is not visible"), out);
+    }
+
+    @Test
+    void theJarExportsOnlyOrgYsuite() throws Exception {
+        Path core = null;
+        for (String entry : Files.readString(Paths.get("target", "module-path.txt")).trim().split(File.pathSeparator)) {
+            if (Paths.get(entry).getFileName().toString().startsWith("ysuite-core")) {
+                core = Paths.get(entry);
+            }
+        }
+        assertTrue(core != null, "ysuite-core not on the module path");
+        ModuleDescriptor d = ModuleFinder.of(core).find("org.ysuite").orElseThrow().descriptor();
+        assertFalse(d.isAutomatic(), "org.ysuite must be an explicit module: " + d);
+        assertFalse(d.isOpen(), "org.ysuite must not be open: " + d);
+        Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+        assertEquals(Set.of("org.ysuite"), exported);
+        // opened (run-time only) for the class jnr-ffi generates to implement the C binding
+        Set<String> opened = d.opens().stream().map(ModuleDescriptor.Opens::source).collect(Collectors.toSet());
+        assertEquals(Set.of("org.ysuite.internal"), opened);
+        assertTrue(d.packages().contains("org.ysuite.internal"), "internal package present but hidden: " + d.packages());
+    }
+}
