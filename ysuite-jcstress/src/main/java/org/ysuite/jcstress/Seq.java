@@ -34,6 +34,18 @@ final class Seq {
     private Seq() {
     }
 
+    /** How long before a wait gave up a signal must have landed for the wait to have lost it. */
+    static final long MARGIN_MS = 100;
+
+    /**
+     * True if a signal stamped {@code postedAt} (0: never posted) landed at least
+     * {@link #MARGIN_MS} before the wait that gave up at {@code gaveUpAt} returned: a timed-out
+     * wait then slept through its wake-up. Both are System.nanoTime values (one clock).
+     */
+    static boolean postedWellBefore(long postedAt, long gaveUpAt) {
+        return postedAt != 0 && gaveUpAt - postedAt >= TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+    }
+
     /** Appends the digit {@code d} (1..9) to the decimal sequence {@code seq}. */
     static int append(int seq, int d) {
         return seq * 10 + d;
