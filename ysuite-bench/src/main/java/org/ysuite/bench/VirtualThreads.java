@@ -1,0 +1,533 @@
+package org.ysuite.bench;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jctools.queues.MpscBlockingConsumerArrayQueue;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Timeout;
+import org.openjdk.jmh.annotations.Warmup;
+import org.ysuite.YMailbox;
+import org.ysuite.YPipe;
+import org.ysuite.YSemaphore;
+import org.ysuite.bench.support.Msg;
+import org.ysuite.bench.support.Transport;
+import org.ysuite.bench.support.Window;
+
+/**
+ * Readers and writers in virtual threads (JDK 21+; compiled for release 17, so virtual threads
+ * are made through a method handle to {@code Thread.ofVirtual()}, and every benchmark fails at
+ * setup with a clear message on an older JDK).
+ *
+ * <ul>
+ *   <li>{@code worst*}: one message bounced between the JMH (platform) thread and an echo reader
+ *       in a virtual thread, each side asleep when the message comes; ns per one-way message.</li>
+ *   <li>{@code stream*}: the JMH thread sends one message per invocation, flushed at once, to a
+ *       reader in a virtual thread; ns per message. Unbounded transports are held to a
+ *       {@link Window} of {@value Msg#WINDOW} messages, the array queue has {@value Msg#CAPACITY}
+ *       slots.</li>
+ *   <li>{@code fanIn*}: {@value #FAN_IN_WRITERS} virtual-thread writers, each sending to one
+ *       reader (the JMH thread); the writers together may be {@value #FAN_IN_WINDOW} messages
+ *       ahead of it (a {@link Semaphore} of credits, the same for both transports); ns per
+ *       message, {@value #BATCH} messages per invocation.</li>
+ * </ul>
+ * ysuite's waits park (they unmount the virtual thread); by default a virtual thread does not
+ * spin before parking ({@code WaitPolicy.virtualThreadSpins()}), which the system property
+ * {@code org.ysuite.virtualThreadSpins} changes (pass it with {@code -jvmArgsAppend}).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {Msg.HEAP, Msg.NATIVE})
+@Timeout(time = 60)
+public class VirtualThreads {
+
+    /** Writers of the fan-in benchmarks. */
+    public static final int FAN_IN_WRITERS = 1000;
+    /** Credits shared by the fan-in writers. */
+    public static final int FAN_IN_WINDOW = 16 * 1024;
+    /** Messages the fan-in reader takes per invocation. */
+    public static final int BATCH = 256;
+
+    // ---------------------------------------------------------------------------------------
+    // Virtual threads through method handles (release 17)
+    // ---------------------------------------------------------------------------------------
+
+    private static final MethodHandle OF_VIRTUAL;
+    private static final MethodHandle UNSTARTED;
+    private static final String NO_VIRTUAL_THREADS;
+
+    static {
+        MethodHandle ofVirtual = null;
+        MethodHandle unstarted = null;
+        String missing = null;
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+            Class<?> builder = Class.forName("java.lang.Thread$Builder");
+            ofVirtual = lookup.findStatic(Thread.class, "ofVirtual",
+                    MethodType.methodType(Class.forName("java.lang.Thread$Builder$OfVirtual")));
+            unstarted = lookup.findVirtual(builder, "unstarted",
+                    MethodType.methodType(Thread.class, Runnable.class));
+        } catch (ReflectiveOperationException e) {
+            missing = "VirtualThreads needs JDK 21+ (Thread.ofVirtual()); this is java "
+                    + Runtime.version() + ": run it with a newer JAVA_HOME";
+        }
+        OF_VIRTUAL = ofVirtual;
+        UNSTARTED = unstarted;
+        NO_VIRTUAL_THREADS = missing;
+    }
+
+    /** A loop body run by a virtual thread until it is stopped. */
+    @FunctionalInterface
+    interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * A virtual thread running a step in a loop; stopped by a flag, an interrupt and the
+     * transport's own wake-up, and joined with a bounded timeout so that a stuck run fails.
+     */
+    static final class Virtual {
+        private final Thread thread;
+        private volatile boolean stopping;
+        private volatile Throwable failure;
+
+        Virtual(String name, Step step) {
+            if (NO_VIRTUAL_THREADS != null) {
+                throw new UnsupportedOperationException(NO_VIRTUAL_THREADS);
+            }
+            Runnable body = () -> {
+                try {
+                    while (!stopping) {
+                        step.run();
+                    }
+                } catch (Throwable t) {
+                    if (!stopping) {
+                        failure = t;
+                        t.printStackTrace();
+                    }
+                }
+            };
+            try {
+                thread = (Thread) UNSTARTED.invoke(OF_VIRTUAL.invoke(), body);
+            } catch (Throwable e) {
+                throw new IllegalStateException("cannot create a virtual thread", e);
+            }
+            thread.setName(name);
+            thread.start();
+        }
+
+        void stop(Runnable wake) throws InterruptedException {
+            stopping = true;
+            thread.interrupt();
+            if (wake != null) {
+                wake.run();
+            }
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+            if (thread.isAlive()) {
+                throw new IllegalStateException(thread.getName() + " did not stop in 10 s");
+            }
+            if (failure != null) {
+                throw new IllegalStateException(thread.getName() + " failed", failure);
+            }
+        }
+    }
+
+    private static void stopAll(List<Virtual> threads, Runnable wake) throws InterruptedException {
+        for (Virtual v : threads) {
+            v.stopping = true;
+        }
+        wake.run();
+        for (Virtual v : threads) {
+            v.stop(null);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Worst case: ping-pong, the echo reader in a virtual thread
+    // ---------------------------------------------------------------------------------------
+
+    /** YPipe each way, woken by a YSemaphore each side. */
+    @State(Scope.Benchmark)
+    public static class YPipePing {
+        final YPipe<Long> ping = new YPipe<>();
+        final YPipe<Long> pong = new YPipe<>();
+        final YSemaphore echoWake = new YSemaphore();
+        final YSemaphore mainWake = new YSemaphore();
+        Virtual echo;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            echo = new Virtual("ypipe-echo", () -> {
+                Long m;
+                while ((m = ping.read()) == null) {
+                    echoWake.await();
+                }
+                pong.write(m);
+                if (!pong.flush()) {
+                    mainWake.signal(0);
+                }
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            echo.stop(null); // the interrupt ends its await
+        }
+    }
+
+    /**
+     * ysuite: YPipe + YSemaphore, the echo in a virtual thread.
+     *
+     * @param s state
+     * @return the echoed message
+     * @throws InterruptedException if interrupted
+     */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    @Transport(label = "YPipe (virtual reader)", kind = Transport.Kind.YSUITE)
+    public Long worstYPipe(YPipePing s) throws InterruptedException {
+        s.ping.write(Msg.MESSAGE);
+        if (!s.ping.flush()) {
+            s.echoWake.signal(0);
+        }
+        Long m;
+        while ((m = s.pong.read()) == null) {
+            s.mainWake.await();
+        }
+        return m;
+    }
+
+    /** A blocking queue each way, the echo in a virtual thread. */
+    public abstract static class QueuePing {
+        BlockingQueue<Long> ping;
+        BlockingQueue<Long> pong;
+        Virtual echo;
+
+        abstract BlockingQueue<Long> newQueue();
+
+        @Setup(Level.Trial)
+        public void setup() {
+            ping = newQueue();
+            pong = newQueue();
+            echo = new Virtual("queue-echo", () -> pong.put(ping.take()));
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            echo.stop(null);
+        }
+    }
+
+    /** JCTools MpscBlockingConsumerArrayQueue. */
+    @State(Scope.Benchmark)
+    public static class MpscBlockingPing extends QueuePing {
+        @Override
+        BlockingQueue<Long> newQueue() {
+            return new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
+        }
+    }
+
+    /** java.util.concurrent.LinkedTransferQueue. */
+    @State(Scope.Benchmark)
+    public static class LinkedTransferQueuePing extends QueuePing {
+        @Override
+        BlockingQueue<Long> newQueue() {
+            return new LinkedTransferQueue<>();
+        }
+    }
+
+    /**
+     * JCTools MpscBlockingConsumerArrayQueue put/take, the echo in a virtual thread.
+     *
+     * @param s state
+     * @return the echoed message
+     * @throws InterruptedException if interrupted
+     */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    @Transport(label = "MpscBlockingConsumerArrayQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+    public Long worstMpscBlocking(MpscBlockingPing s) throws InterruptedException {
+        s.ping.put(Msg.MESSAGE);
+        return s.pong.take();
+    }
+
+    /**
+     * LinkedTransferQueue put/take, the echo in a virtual thread.
+     *
+     * @param s state
+     * @return the echoed message
+     * @throws InterruptedException if interrupted
+     */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+    public Long worstLinkedTransferQueue(LinkedTransferQueuePing s) throws InterruptedException {
+        s.ping.put(Msg.MESSAGE);
+        return s.pong.take();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Flush per message: the reader in a virtual thread
+    // ---------------------------------------------------------------------------------------
+
+    /** YPipe + YSemaphore, held to a window; the reader drains in batches. */
+    @State(Scope.Benchmark)
+    public static class YPipeStream {
+        final YPipe<Long> pipe = new YPipe<>();
+        final YSemaphore wake = new YSemaphore();
+        final Window window = new Window(Msg.WINDOW);
+        Virtual reader;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            int[] n = new int[1];
+            Consumer<Long> count = m -> n[0]++;
+            reader = new Virtual("ypipe-reader", () -> {
+                n[0] = 0;
+                if (pipe.readBatch(count) == 0) {
+                    wake.await();
+                    return;
+                }
+                window.consumed(n[0]);
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            reader.stop(null);
+        }
+    }
+
+    /**
+     * ysuite: one message written and flushed per invocation (signal if the reader slept).
+     *
+     * @param s state
+     */
+    @Benchmark
+    @Transport(label = "YPipe (virtual reader)", kind = Transport.Kind.YSUITE)
+    public void streamYPipe(YPipeStream s) {
+        s.window.beforeSend(1);
+        s.pipe.write(Msg.MESSAGE);
+        if (!s.pipe.flush()) {
+            s.wake.signal(0);
+        }
+    }
+
+    /** JCTools' queue, bounded by its capacity; the reader drains, and takes when it is empty. */
+    @State(Scope.Benchmark)
+    public static class MpscBlockingStream {
+        final MpscBlockingConsumerArrayQueue<Long> queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
+        Virtual reader;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            org.jctools.queues.MessagePassingQueue.Consumer<Long> ignore = m -> { };
+            reader = new Virtual("mpsc-reader", () -> {
+                if (queue.drain(ignore) == 0) {
+                    queue.take();
+                }
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            reader.stop(null);
+        }
+    }
+
+    /**
+     * JCTools MpscBlockingConsumerArrayQueue: one offer per invocation (its {@code put} throws
+     * {@link UnsupportedOperationException}: producers cannot block), yielding while full.
+     *
+     * @param s state
+     */
+    @Benchmark
+    @Transport(label = "MpscBlockingConsumerArrayQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+    public void streamMpscBlocking(MpscBlockingStream s) {
+        while (!s.queue.offer(Msg.MESSAGE)) {
+            Thread.yield();
+        }
+    }
+
+    /** LinkedTransferQueue, held to a window; the reader takes one, then drains. */
+    @State(Scope.Benchmark)
+    public static class LinkedTransferQueueStream {
+        final LinkedTransferQueue<Long> queue = new LinkedTransferQueue<>();
+        final Window window = new Window(Msg.WINDOW);
+        Virtual reader;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            List<Long> sink = new ArrayList<>(Msg.WINDOW);
+            reader = new Virtual("ltq-reader", () -> {
+                queue.take();
+                int n = 1 + queue.drainTo(sink, Msg.WINDOW);
+                sink.clear();
+                window.consumed(n);
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            reader.stop(null);
+        }
+    }
+
+    /**
+     * LinkedTransferQueue: one put per invocation.
+     *
+     * @param s state
+     */
+    @Benchmark
+    @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+    public void streamLinkedTransferQueue(LinkedTransferQueueStream s) {
+        s.window.beforeSend(1);
+        s.queue.put(Msg.MESSAGE);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Fan-in: 1000 virtual-thread writers, one reader (the JMH thread)
+    // ---------------------------------------------------------------------------------------
+
+    /** The writers, their shared credits and the reader's running count. */
+    public abstract static class FanIn {
+        final Semaphore credits = new Semaphore(FAN_IN_WINDOW);
+        final List<Virtual> writers = new ArrayList<>(FAN_IN_WRITERS);
+        /** Reader only: messages taken so far, and how many of them were credited back. */
+        long taken;
+        long returned;
+        long target;
+        final Consumer<Long> count = m -> taken++;
+
+        /** Sends one message from a writer thread (made per writer). */
+        abstract Step newWriterStep();
+
+        @Setup(Level.Trial)
+        public void setup() {
+            for (int i = 0; i < FAN_IN_WRITERS; i++) {
+                writers.add(new Virtual("fan-in-writer-" + i, newWriterStep()));
+            }
+        }
+
+        /** Reader: hands taken messages' credits back to the writers, in batches. */
+        void returnCredits() {
+            int n = (int) (taken - returned);
+            if (n > 0) {
+                returned = taken;
+                credits.release(n);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws InterruptedException {
+            // Credits for everyone: no writer stays in acquire; each sees its flag and ends.
+            stopAll(writers, () -> credits.release(FAN_IN_WRITERS * 2));
+            closeTransport();
+        }
+
+        abstract void closeTransport();
+    }
+
+    /** One YMailbox (YSemaphore-woken); each writer has its own pipe. */
+    @State(Scope.Benchmark)
+    public static class MailboxFanIn extends FanIn {
+        final YMailbox<Long> mailbox = new YMailbox<>();
+
+        @Override
+        Step newWriterStep() {
+            YMailbox.Writer<Long> w = mailbox.newWriter();
+            return () -> {
+                credits.acquire();
+                w.send(Msg.MESSAGE);
+            };
+        }
+
+        @Override
+        void closeTransport() {
+            mailbox.close();
+        }
+    }
+
+    /** One JCTools MpscBlockingConsumerArrayQueue, large enough that an offer with credit fits. */
+    @State(Scope.Benchmark)
+    public static class MpscFanIn extends FanIn {
+        final MpscBlockingConsumerArrayQueue<Long> queue =
+                new MpscBlockingConsumerArrayQueue<>(2 * FAN_IN_WINDOW);
+
+        @Override
+        Step newWriterStep() {
+            return () -> {
+                credits.acquire();
+                if (!queue.offer(Msg.MESSAGE)) {
+                    throw new IllegalStateException("queue full although the writer held a credit");
+                }
+            };
+        }
+
+        @Override
+        void closeTransport() {
+        }
+    }
+
+    /**
+     * ysuite: 1000 virtual writers into one YMailbox; the reader polls until it has taken
+     * {@value #BATCH} more messages.
+     *
+     * @param s state
+     * @return messages taken so far
+     * @throws InterruptedException if interrupted
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    @Transport(label = "YMailbox (1000 virtual writers)", kind = Transport.Kind.YSUITE)
+    public long fanInMailbox(MailboxFanIn s) throws InterruptedException {
+        s.target += BATCH;
+        while (s.taken < s.target) {
+            s.mailbox.poll(s.count);
+            s.returnCredits();
+        }
+        return s.taken;
+    }
+
+    /**
+     * JCTools MpscBlockingConsumerArrayQueue: 1000 virtual writers; the reader takes, then
+     * drains, until it has taken {@value #BATCH} more messages.
+     *
+     * @param s state
+     * @return messages taken so far
+     * @throws InterruptedException if interrupted
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    @Transport(label = "MpscBlockingConsumerArrayQueue (1000 virtual writers)", kind = Transport.Kind.BLOCKING)
+    public long fanInMpscBlocking(MpscFanIn s) throws InterruptedException {
+        s.target += BATCH;
+        while (s.taken < s.target) {
+            s.queue.take();
+            s.taken++;
+            s.queue.drain(s.count::accept);
+            s.returnCredits();
+        }
+        return s.taken;
+    }
+}
