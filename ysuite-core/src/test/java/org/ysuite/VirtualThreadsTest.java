@@ -54,7 +54,10 @@ import org.junit.jupiter.api.io.TempDir;
  * frame on its stack: it pins on every JDK) and requires the same recording to report it. What
  * JFR cannot see is a virtual thread blocked in a native call, which never tries to park: the
  * owner's wait for an in-flight wake-up byte used to be such a {@code poll(2)}, and
- * {@link #inFlightWakeupParksInsteadOfPolling} checks that it now parks.
+ * {@link #inFlightWakeupParksInsteadOfPolling} checks that it now parks. (Tried as a mutant, socketpair
+ * readers blocking in {@code poll(2)} on {@code fd()} produced no pinning event; they held both
+ * carriers, the start latch's wake-up chain stopped at a virtual thread that could not be
+ * scheduled, the feeders never started, and this test failed at its join timeout instead.)
  */
 class VirtualThreadsTest {
 

@@ -1,8 +1,5 @@
 package org.ysuite.bench;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -29,6 +26,7 @@ import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YSemaphore;
 import org.ysuite.bench.support.Msg;
+import org.ysuite.bench.support.Partner;
 import org.ysuite.bench.support.Transport;
 import org.ysuite.bench.support.Window;
 
@@ -69,100 +67,6 @@ public class VirtualThreads {
     public static final int BATCH = 256;
 
     // ---------------------------------------------------------------------------------------
-    // Virtual threads through method handles (release 17)
-    // ---------------------------------------------------------------------------------------
-
-    private static final MethodHandle OF_VIRTUAL;
-    private static final MethodHandle UNSTARTED;
-    private static final String NO_VIRTUAL_THREADS;
-
-    static {
-        MethodHandle ofVirtual = null;
-        MethodHandle unstarted = null;
-        String missing = null;
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-            Class<?> builder = Class.forName("java.lang.Thread$Builder");
-            ofVirtual = lookup.findStatic(Thread.class, "ofVirtual",
-                    MethodType.methodType(Class.forName("java.lang.Thread$Builder$OfVirtual")));
-            unstarted = lookup.findVirtual(builder, "unstarted",
-                    MethodType.methodType(Thread.class, Runnable.class));
-        } catch (ReflectiveOperationException e) {
-            missing = "VirtualThreads needs JDK 21+ (Thread.ofVirtual()); this is java "
-                    + Runtime.version() + ": run it with a newer JAVA_HOME";
-        }
-        OF_VIRTUAL = ofVirtual;
-        UNSTARTED = unstarted;
-        NO_VIRTUAL_THREADS = missing;
-    }
-
-    /** A loop body run by a virtual thread until it is stopped. */
-    @FunctionalInterface
-    interface Step {
-        void run() throws Exception;
-    }
-
-    /**
-     * A virtual thread running a step in a loop; stopped by a flag, an interrupt and the
-     * transport's own wake-up, and joined with a bounded timeout so that a stuck run fails.
-     */
-    static final class Virtual {
-        private final Thread thread;
-        private volatile boolean stopping;
-        private volatile Throwable failure;
-
-        Virtual(String name, Step step) {
-            if (NO_VIRTUAL_THREADS != null) {
-                throw new UnsupportedOperationException(NO_VIRTUAL_THREADS);
-            }
-            Runnable body = () -> {
-                try {
-                    while (!stopping) {
-                        step.run();
-                    }
-                } catch (Throwable t) {
-                    if (!stopping) {
-                        failure = t;
-                        t.printStackTrace();
-                    }
-                }
-            };
-            try {
-                thread = (Thread) UNSTARTED.invoke(OF_VIRTUAL.invoke(), body);
-            } catch (Throwable e) {
-                throw new IllegalStateException("cannot create a virtual thread", e);
-            }
-            thread.setName(name);
-            thread.start();
-        }
-
-        void stop(Runnable wake) throws InterruptedException {
-            stopping = true;
-            thread.interrupt();
-            if (wake != null) {
-                wake.run();
-            }
-            thread.join(TimeUnit.SECONDS.toMillis(10));
-            if (thread.isAlive()) {
-                throw new IllegalStateException(thread.getName() + " did not stop in 10 s");
-            }
-            if (failure != null) {
-                throw new IllegalStateException(thread.getName() + " failed", failure);
-            }
-        }
-    }
-
-    private static void stopAll(List<Virtual> threads, Runnable wake) throws InterruptedException {
-        for (Virtual v : threads) {
-            v.stopping = true;
-        }
-        wake.run();
-        for (Virtual v : threads) {
-            v.stop(null);
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------
     // Worst case: ping-pong, the echo reader in a virtual thread
     // ---------------------------------------------------------------------------------------
 
@@ -173,11 +77,11 @@ public class VirtualThreads {
         final YPipe<Long> pong = new YPipe<>();
         final YSemaphore echoWake = new YSemaphore();
         final YSemaphore mainWake = new YSemaphore();
-        Virtual echo;
+        Partner echo;
 
         @Setup(Level.Trial)
         public void setup() {
-            echo = new Virtual("ypipe-echo", () -> {
+            echo = Partner.startVirtual("ypipe-echo", () -> {
                 Long m;
                 while ((m = ping.read()) == null) {
                     echoWake.await();
@@ -221,7 +125,7 @@ public class VirtualThreads {
     public abstract static class QueuePing {
         BlockingQueue<Long> ping;
         BlockingQueue<Long> pong;
-        Virtual echo;
+        Partner echo;
 
         abstract BlockingQueue<Long> newQueue();
 
@@ -229,7 +133,7 @@ public class VirtualThreads {
         public void setup() {
             ping = newQueue();
             pong = newQueue();
-            echo = new Virtual("queue-echo", () -> pong.put(ping.take()));
+            echo = Partner.startVirtual("queue-echo", () -> pong.put(ping.take()));
         }
 
         @TearDown(Level.Trial)
@@ -296,13 +200,13 @@ public class VirtualThreads {
         final YPipe<Long> pipe = new YPipe<>();
         final YSemaphore wake = new YSemaphore();
         final Window window = new Window(Msg.WINDOW);
-        Virtual reader;
+        Partner reader;
 
         @Setup(Level.Trial)
         public void setup() {
             int[] n = new int[1];
             Consumer<Long> count = m -> n[0]++;
-            reader = new Virtual("ypipe-reader", () -> {
+            reader = Partner.startVirtual("ypipe-reader", () -> {
                 n[0] = 0;
                 if (pipe.readBatch(count) == 0) {
                     wake.await();
@@ -337,12 +241,12 @@ public class VirtualThreads {
     @State(Scope.Benchmark)
     public static class MpscBlockingStream {
         final MpscBlockingConsumerArrayQueue<Long> queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-        Virtual reader;
+        Partner reader;
 
         @Setup(Level.Trial)
         public void setup() {
             org.jctools.queues.MessagePassingQueue.Consumer<Long> ignore = m -> { };
-            reader = new Virtual("mpsc-reader", () -> {
+            reader = Partner.startVirtual("mpsc-reader", () -> {
                 if (queue.drain(ignore) == 0) {
                     queue.take();
                 }
@@ -374,12 +278,12 @@ public class VirtualThreads {
     public static class LinkedTransferQueueStream {
         final LinkedTransferQueue<Long> queue = new LinkedTransferQueue<>();
         final Window window = new Window(Msg.WINDOW);
-        Virtual reader;
+        Partner reader;
 
         @Setup(Level.Trial)
         public void setup() {
             List<Long> sink = new ArrayList<>(Msg.WINDOW);
-            reader = new Virtual("ltq-reader", () -> {
+            reader = Partner.startVirtual("ltq-reader", () -> {
                 queue.take();
                 int n = 1 + queue.drainTo(sink, Msg.WINDOW);
                 sink.clear();
@@ -412,7 +316,7 @@ public class VirtualThreads {
     /** The writers, their shared credits and the reader's running count. */
     public abstract static class FanIn {
         final Semaphore credits = new Semaphore(FAN_IN_WINDOW);
-        final List<Virtual> writers = new ArrayList<>(FAN_IN_WRITERS);
+        final List<Partner> writers = new ArrayList<>(FAN_IN_WRITERS);
         /** Reader only: messages taken so far, and how many of them were credited back. */
         long taken;
         long returned;
@@ -420,12 +324,12 @@ public class VirtualThreads {
         final Consumer<Long> count = m -> taken++;
 
         /** Sends one message from a writer thread (made per writer). */
-        abstract Step newWriterStep();
+        abstract Partner.Step newWriterStep();
 
         @Setup(Level.Trial)
         public void setup() {
             for (int i = 0; i < FAN_IN_WRITERS; i++) {
-                writers.add(new Virtual("fan-in-writer-" + i, newWriterStep()));
+                writers.add(Partner.startVirtual("fan-in-writer-" + i, newWriterStep()));
             }
         }
 
@@ -440,8 +344,10 @@ public class VirtualThreads {
 
         @TearDown(Level.Trial)
         public void tearDown() throws InterruptedException {
-            // Credits for everyone: no writer stays in acquire; each sees its flag and ends.
-            stopAll(writers, () -> credits.release(FAN_IN_WRITERS * 2));
+            // The reader has stopped taking: each writer ends in credits.acquire(), interrupted.
+            for (Partner w : writers) {
+                w.stop(null);
+            }
             closeTransport();
         }
 
@@ -454,7 +360,7 @@ public class VirtualThreads {
         final YMailbox<Long> mailbox = new YMailbox<>();
 
         @Override
-        Step newWriterStep() {
+        Partner.Step newWriterStep() {
             YMailbox.Writer<Long> w = mailbox.newWriter();
             return () -> {
                 credits.acquire();
@@ -475,7 +381,7 @@ public class VirtualThreads {
                 new MpscBlockingConsumerArrayQueue<>(2 * FAN_IN_WINDOW);
 
         @Override
-        Step newWriterStep() {
+        Partner.Step newWriterStep() {
             return () -> {
                 credits.acquire();
                 if (!queue.offer(Msg.MESSAGE)) {
