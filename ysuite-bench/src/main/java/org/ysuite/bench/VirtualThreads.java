@@ -2,7 +2,6 @@ package org.ysuite.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -121,42 +120,21 @@ public class VirtualThreads {
         return m;
     }
 
-    /** A blocking queue each way, the echo in a virtual thread. */
-    public abstract static class QueuePing {
-        BlockingQueue<Long> ping;
-        BlockingQueue<Long> pong;
-        Partner echo;
-
-        abstract BlockingQueue<Long> newQueue();
-
-        @Setup(Level.Trial)
-        public void setup() {
-            ping = newQueue();
-            pong = newQueue();
-            echo = Partner.startVirtual("queue-echo", () -> pong.put(ping.take()));
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
-            echo.stop(null);
+    /** JCTools MpscBlockingConsumerArrayQueue each way, the echo in a virtual thread. */
+    @State(Scope.Benchmark)
+    public static class MpscBlockingPing extends WorstCase.MpscBlockingPing {
+        @Override
+        Partner startEcho(Partner.Step step) {
+            return Partner.startVirtual("queue-echo", step);
         }
     }
 
-    /** JCTools MpscBlockingConsumerArrayQueue. */
+    /** java.util.concurrent.LinkedTransferQueue each way, the echo in a virtual thread. */
     @State(Scope.Benchmark)
-    public static class MpscBlockingPing extends QueuePing {
+    public static class LinkedTransferQueuePing extends WorstCase.LinkedTransferQueuePing {
         @Override
-        BlockingQueue<Long> newQueue() {
-            return new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-        }
-    }
-
-    /** java.util.concurrent.LinkedTransferQueue. */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferQueuePing extends QueuePing {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new LinkedTransferQueue<>();
+        Partner startEcho(Partner.Step step) {
+            return Partner.startVirtual("queue-echo", step);
         }
     }
 
