@@ -2,7 +2,6 @@ package org.ysuite.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -215,25 +214,12 @@ public class VirtualThreads {
         }
     }
 
-    /** JCTools' queue, bounded by its capacity; the reader drains, and takes when it is empty. */
+    /** Throughput's JCTools stream (bounded by its capacity), the reader in a virtual thread. */
     @State(Scope.Benchmark)
-    public static class MpscBlockingStream {
-        final MpscBlockingConsumerArrayQueue<Long> queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-        Partner reader;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> ignore = m -> { };
-            reader = Partner.startVirtual("mpsc-reader", () -> {
-                if (queue.drain(ignore) == 0) {
-                    queue.take();
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
-            reader.stop(null);
+    public static class MpscBlockingStream extends Throughput.MpscBlockingStream {
+        @Override
+        Partner startReader(String name, Partner.Step step) {
+            return Partner.startVirtual(name, step);
         }
     }
 
@@ -251,27 +237,12 @@ public class VirtualThreads {
         }
     }
 
-    /** LinkedTransferQueue, held to a window; the reader takes one, then drains. */
+    /** Throughput's LinkedTransferQueue stream (held to a window), the reader in a virtual thread. */
     @State(Scope.Benchmark)
-    public static class LinkedTransferQueueStream {
-        final LinkedTransferQueue<Long> queue = new LinkedTransferQueue<>();
-        final Window window = new Window(Msg.WINDOW);
-        Partner reader;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            List<Long> sink = new ArrayList<>(Msg.WINDOW);
-            reader = Partner.startVirtual("ltq-reader", () -> {
-                queue.take();
-                int n = 1 + queue.drainTo(sink, Msg.WINDOW);
-                sink.clear();
-                window.consumed(n);
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
-            reader.stop(null);
+    public static class LinkedTransferQueueStream extends Throughput.LinkedTransferQueueStream {
+        @Override
+        Partner startReader(String name, Partner.Step step) {
+            return Partner.startVirtual(name, step);
         }
     }
 
@@ -279,10 +250,11 @@ public class VirtualThreads {
      * LinkedTransferQueue: one put per invocation.
      *
      * @param s state
+     * @throws InterruptedException if interrupted
      */
     @Benchmark
     @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
-    public void streamLinkedTransferQueue(LinkedTransferQueueStream s) {
+    public void streamLinkedTransferQueue(LinkedTransferQueueStream s) throws InterruptedException {
         s.window.beforeSend(1);
         s.queue.put(Msg.MESSAGE);
     }
