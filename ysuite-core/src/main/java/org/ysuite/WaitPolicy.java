@@ -1,5 +1,9 @@
 package org.ysuite;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
 /**
  * How long a waiting thread spins before it goes to sleep: every wait in ysuite (a pipe's reader
  * about to sleep, a signaler's owner, an off-heap writer waiting for space) asks its policy.
@@ -39,8 +43,32 @@ package org.ysuite;
  * adaptive policy keeps a hint of recent waits in a plain field, so give each waiting side its
  * own ({@link #adaptive()} returns a new one each time): a shared one stays correct, it only
  * adapts to the mix.
+ *
+ * <h2>Virtual threads</h2>
+ * Every policy knows where it runs: when the waiting thread is a virtual thread (JDK 21+),
+ * {@link #spins()} returns at most {@link #virtualThreadSpins()} rounds, {@code 0} unless the
+ * system property {@value #VIRTUAL_THREAD_SPINS_PROPERTY} says otherwise. A virtual thread spins
+ * on a carrier that other virtual threads are waiting for, and what it spins for usually needs one
+ * of them to run; parking unmounts it and frees the carrier at once. A platform thread keeps the
+ * policy's own spin. Every ysuite wait parks with {@link java.util.concurrent.locks.LockSupport},
+ * so it unmounts a virtual thread instead of pinning its carrier (see {@code docs/virtual-threads.md}).
+ *
+ * <p>The library targets release 17, where {@code Thread.isVirtual()} does not exist: this class
+ * looks it up once, as a {@link MethodHandle}, when it is initialised. On a JDK without it every
+ * thread counts as a platform thread; on JDK 21+ the check costs a {@code Thread.currentThread()}
+ * and one field read per wait (the handle is a constant the JIT inlines).
  */
 public abstract class WaitPolicy {
+
+    /**
+     * The system property that sets {@link #virtualThreadSpins()}, read once when this class is
+     * initialised: a number of rounds {@code >= 0}; absent, the cap is {@code 0}.
+     */
+    public static final String VIRTUAL_THREAD_SPINS_PROPERTY = "org.ysuite.virtualThreadSpins";
+
+    /** {@code Thread::isVirtual} as {@code (Thread)boolean}, or null before JDK 21. */
+    private static final MethodHandle IS_VIRTUAL = findIsVirtual();
+    private static final int VIRTUAL_THREAD_SPINS = readVirtualThreadSpins();
 
     /** Spin rounds of the default policy before a wait parks. */
     public static final int DEFAULT_SPINS = 200;
@@ -110,11 +138,85 @@ public abstract class WaitPolicy {
     }
 
     /**
-     * Returns how many rounds the wait that starts now may spin before it parks.
+     * Returns how many rounds the wait that starts now, on the calling thread, may spin before it
+     * parks: the policy's own limit on a platform thread, at most {@link #virtualThreadSpins()} on
+     * a virtual thread.
      *
      * @return the spin limit, {@code >= 0}
      */
-    public abstract int spins();
+    public final int spins() {
+        int limit = spinLimit();
+        return limit > VIRTUAL_THREAD_SPINS && isVirtual(Thread.currentThread())
+                ? VIRTUAL_THREAD_SPINS : limit;
+    }
+
+    /**
+     * The policy's own limit for the wait that starts now, before the virtual-thread cap.
+     *
+     * @return rounds, {@code >= 0}
+     */
+    abstract int spinLimit();
+
+    /**
+     * Returns the most rounds any policy spins when the waiting thread is a virtual thread: the
+     * value of {@value #VIRTUAL_THREAD_SPINS_PROPERTY}, or {@code 0} if it is not set.
+     *
+     * @return the cap, {@code >= 0}
+     */
+    public static int virtualThreadSpins() {
+        return VIRTUAL_THREAD_SPINS;
+    }
+
+    /**
+     * Tells whether {@code thread} is a virtual thread; always {@code false} before JDK 21.
+     *
+     * @param thread the thread to ask about
+     * @return {@code true} if {@code thread} is virtual
+     * @throws NullPointerException if {@code thread} is null
+     */
+    public static boolean isVirtual(Thread thread) {
+        if (thread == null) {
+            throw new NullPointerException("thread");
+        }
+        if (IS_VIRTUAL == null) {
+            return false;
+        }
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(thread);
+        } catch (Throwable t) {
+            // Thread.isVirtual() is a plain getter that throws nothing; reaching this is a JDK bug.
+            throw new IllegalStateException("Thread.isVirtual() failed", t);
+        }
+    }
+
+    private static MethodHandle findIsVirtual() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
+                    MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException e) {
+            return null; // JDK 17-20: no virtual threads, every thread is a platform thread
+        } catch (IllegalAccessException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static int readVirtualThreadSpins() {
+        String value = System.getProperty(VIRTUAL_THREAD_SPINS_PROPERTY);
+        if (value == null) {
+            return 0;
+        }
+        int spins;
+        try {
+            spins = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(VIRTUAL_THREAD_SPINS_PROPERTY
+                    + " must be an int >= 0: \"" + value + "\"", e);
+        }
+        if (spins < 0) {
+            throw new IllegalArgumentException(VIRTUAL_THREAD_SPINS_PROPERTY + " must be >= 0: " + spins);
+        }
+        return spins;
+    }
 
     /**
      * Tells the policy that a wait ended while spinning, after {@code rounds} rounds.
@@ -145,7 +247,7 @@ public abstract class WaitPolicy {
         }
 
         @Override
-        public int spins() {
+        int spinLimit() {
             return spins;
         }
 
@@ -180,7 +282,7 @@ public abstract class WaitPolicy {
         }
 
         @Override
-        public int spins() {
+        int spinLimit() {
             int l = limit;
             if (l == 0 && ++parksAtZero >= PROBE_EVERY) {
                 parksAtZero = 0;

@@ -3,6 +3,7 @@ package org.ysuite;
 import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import jnr.ffi.Pointer;
 import org.ysuite.internal.LibC;
 import org.ysuite.internal.Posix;
@@ -69,6 +70,9 @@ public final class YSocketPair extends WakeupSignaler {
         EVENTFD
     }
 
+    /** Longest park of the owner waiting for an in-flight wake-up byte ({@link #awaitWakeup}). */
+    private static final long IN_FLIGHT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+
     /** Closes the descriptors of a signaler that became unreachable without {@link #close()}. */
     private static final Cleaner CLEANER = Cleaner.create();
 
@@ -82,8 +86,6 @@ public final class YSocketPair extends WakeupSignaler {
     private final Pointer wakeBuffer;
     /** Owner only. */
     private final Pointer readBuffer;
-    /** Owner only: one {@code struct pollfd} for waiting on an in-flight wake-up. */
-    private final Pointer pollfd;
     /** Closes the descriptors exactly once: from {@link #close()} or, if forgotten, after GC. */
     private final Cleaner.Cleanable cleanable;
 
@@ -151,13 +153,12 @@ public final class YSocketPair extends WakeupSignaler {
         super(CAPACITY, policy);
         this.kind = Objects.requireNonNull(kind, "kind");
         this.libc = Posix.libc();
-        // One native block: [0,8) wake-up value, [8,16) pollfd, [16,80) read buffer, [80,88) sv[2].
-        Pointer memory = Posix.allocate(88);
+        // One native block: [0,8) wake-up value, [8,72) read buffer, [72,80) sv[2].
+        Pointer memory = Posix.allocate(80);
         this.wakeBuffer = memory.slice(0, 8);
-        this.pollfd = memory.slice(8, Posix.POLLFD_SIZE);
-        this.readBuffer = memory.slice(16, 64);
+        this.readBuffer = memory.slice(8, 64);
         if (kind == Kind.SOCKETPAIR) {
-            Pointer sv = memory.slice(80, 8);
+            Pointer sv = memory.slice(72, 8);
             int rc = libc.socketpair(Posix.AF_UNIX,
                     Posix.SOCK_STREAM | Posix.SOCK_NONBLOCK | Posix.SOCK_CLOEXEC, 0, sv);
             if (rc != 0) {
@@ -213,6 +214,15 @@ public final class YSocketPair extends WakeupSignaler {
      * after a {@link #check} that returned {@code 0}, then call {@code check}. Never read, write or
      * close it yourself; it is valid until {@link #close()}.
      *
+     * <p><b>Virtual threads:</b> a virtual thread that blocks in {@code poll(2)},
+     * {@code epoll_wait(2)} or {@code select(2)} on this descriptor (through jnr-ffi, JNI or the
+     * foreign-function API) is inside a native frame: it cannot unmount, so it holds its carrier
+     * for the whole wait (and JFR records no {@code jdk.VirtualThreadPinned} event for it). From a
+     * virtual thread wait with the owner's own {@link #poll(java.util.function.IntConsumer)},
+     * which parks and unmounts; or, to wait together with sockets, use a {@link NioSignaler}
+     * registered with a {@link java.nio.channels.Selector}, whose {@code select()} releases the
+     * carrier on JDK 21+ (see {@code docs/virtual-threads.md}).
+     *
      * @return the read end of the socketpair, or the eventfd
      * @throws IllegalStateException if this signaler is closed
      */
@@ -263,10 +273,25 @@ public final class YSocketPair extends WakeupSignaler {
         }
     }
 
+    /**
+     * The owner found the state WOKEN but no byte to read: a signaller won ARMED&rarr;WOKEN and
+     * its {@code write} has not landed yet (a few microseconds, unless it was descheduled). This
+     * used to wait for the byte in {@code poll(2)} for up to 1 ms: a native call, which blocks a
+     * virtual thread's carrier (without a JFR pinning event) and cannot be interrupted. It now
+     * parks for a short slice, as {@link NioSignaler} does, and the caller looks again.
+     *
+     * <p>Nothing can be missed by parking instead of polling, and no ordering is needed here: the
+     * byte is observed only through the owner's next non-blocking {@code read(2)} (the kernel
+     * orders the write before that read), only the owner leaves WOKEN, and while the state is
+     * WOKEN signallers only set bits, which the caller takes before it parks again. No one
+     * unparks this wait on a successful write, so it is a timed park: the slice bounds the delay
+     * after the byte lands. A signaller whose write fails puts ARMED back; the owner sees it
+     * after the slice and parks untimed in PARKED. {@link #close()} and an interrupt unpark it at
+     * once, and the caller checks both.
+     */
     @Override
     void awaitWakeup(long nanos) {
-        int millis = (int) Math.max(1L, Math.min(TimeUnit.NANOSECONDS.toMillis(nanos + 999_999L), 1000L));
-        Posix.pollIn(readFd, pollfd, millis);
+        LockSupport.parkNanos(this, Math.min(nanos, IN_FLIGHT_PARK_NANOS));
     }
 
     @Override

@@ -212,12 +212,17 @@ public class Throughput {
 
         abstract BlockingQueue<Long> newQueue();
 
+        /** Starts the reader thread; {@link VirtualThreads} runs it in a virtual thread. */
+        Partner startReader(String name, Partner.Step step) {
+            return Partner.start(name, step);
+        }
+
         @Setup(Level.Trial)
         public void setup() {
             queue = newQueue();
             window = new Window(Msg.WINDOW);
             CountingSink<Long> sink = new CountingSink<>();
-            consumer = Partner.start("queue-reader", () -> {
+            consumer = startReader("queue-reader", () -> {
                 int n = queue.drainTo(sink);
                 if (n == 0) {
                     sink.add(queue.take());
@@ -266,12 +271,17 @@ public class Throughput {
         MpscBlockingConsumerArrayQueue<Long> queue;
         Partner consumer;
 
+        /** Starts the reader thread; {@link VirtualThreads} runs it in a virtual thread. */
+        Partner startReader(String name, Partner.Step step) {
+            return Partner.start(name, step);
+        }
+
         @Setup(Level.Trial)
         public void setup() {
             queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
             CountingSink<Long> counting = new CountingSink<>();
             org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = Partner.start("mpsc-reader", () -> {
+            consumer = startReader("mpsc-reader", () -> {
                 if (queue.drain(sink) == 0) {
                     counting.add(queue.take());
                 }

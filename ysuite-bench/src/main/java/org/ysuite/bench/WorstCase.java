@@ -132,11 +132,16 @@ public class WorstCase {
 
         abstract BlockingQueue<Long> newQueue();
 
+        /** Starts the echo thread; {@link VirtualThreads} runs it in a virtual thread. */
+        Partner startEcho(Partner.Step step) {
+            return Partner.start("queue-echo", step);
+        }
+
         @Setup(Level.Trial)
         public void setup() {
             ping = newQueue();
             pong = newQueue();
-            echo = Partner.start("queue-echo", () -> pong.put(ping.take()));
+            echo = startEcho(() -> pong.put(ping.take()));
         }
 
         @TearDown(Level.Trial)

@@ -1,5 +1,8 @@
 package org.ysuite.bench.support;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,9 +34,62 @@ public final class Partner {
     private volatile boolean stopping;
     private volatile Throwable failure;
 
-    private Partner(String name, Step step) {
-        this.thread = new Thread(() -> loop(step), name);
-        this.thread.setDaemon(true);
+    private Partner(String name, Step step, boolean virtual) {
+        Runnable body = () -> loop(step);
+        this.thread = virtual ? VirtualThreads.unstarted(body) : new Thread(body);
+        this.thread.setName(name);
+        this.thread.setDaemon(true); // a no-op for a virtual thread, which is always a daemon
+    }
+
+    /**
+     * Starts a partner in a virtual thread (JDK 21+). The benchmarks compile for release 17, so
+     * the thread is made through a method handle to {@code Thread.ofVirtual()}.
+     *
+     * @param name thread name
+     * @param step the loop body
+     * @return the started partner
+     * @throws UnsupportedOperationException on a JDK without virtual threads, saying so
+     */
+    public static Partner startVirtual(String name, Step step) {
+        Partner p = new Partner(name, step, true);
+        p.thread.start();
+        return p;
+    }
+
+    /** {@code Thread.ofVirtual().unstarted(Runnable)} through method handles, looked up once. */
+    private static final class VirtualThreads {
+        private static final MethodHandle OF_VIRTUAL;
+        private static final MethodHandle UNSTARTED;
+
+        static {
+            MethodHandle ofVirtual;
+            MethodHandle unstarted;
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+                ofVirtual = lookup.findStatic(Thread.class, "ofVirtual",
+                        MethodType.methodType(Class.forName("java.lang.Thread$Builder$OfVirtual")));
+                unstarted = lookup.findVirtual(Class.forName("java.lang.Thread$Builder"), "unstarted",
+                        MethodType.methodType(Thread.class, Runnable.class));
+            } catch (ReflectiveOperationException e) {
+                ofVirtual = null; // JDK < 21
+                unstarted = null;
+            }
+            OF_VIRTUAL = ofVirtual;
+            UNSTARTED = unstarted;
+        }
+
+        static Thread unstarted(Runnable body) {
+            if (OF_VIRTUAL == null) {
+                throw new UnsupportedOperationException("virtual threads need JDK 21+"
+                        + " (Thread.ofVirtual()); this is java " + Runtime.version()
+                        + ": run with a newer JAVA_HOME");
+            }
+            try {
+                return (Thread) UNSTARTED.invoke(OF_VIRTUAL.invoke(), body);
+            } catch (Throwable e) {
+                throw new IllegalStateException("cannot create a virtual thread", e);
+            }
+        }
     }
 
     /**
@@ -44,7 +100,7 @@ public final class Partner {
      * @return the started partner
      */
     public static Partner start(String name, Step step) {
-        Partner p = new Partner(name, step);
+        Partner p = new Partner(name, step, false);
         p.thread.start();
         return p;
     }
