@@ -34,7 +34,7 @@ class WaitPolicyUseTest {
         }
 
         @Override
-        public int spins() {
+        int spinLimit() {
             spinning.countDown();
             return spins;
         }
