@@ -3,6 +3,93 @@ package org.ysuite;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+/** Padding before the writer's positions. */
+abstract class PipePad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+/** The writer's positions: written and read by the writer thread only. */
+abstract class PipeWriterPositions extends PipePad0 {
+    /** Writer: first item not yet flushed. */
+    long w;
+    /** Writer: end of the last complete item. */
+    long f;
+    /** Writer: end of the last written item. */
+    long tail;
+}
+
+/** Padding between the writer's and the reader's positions. */
+abstract class PipePad1 extends PipeWriterPositions {
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+/** The reader's positions: written and read by the reader thread only. */
+abstract class PipeReaderPositions extends PipePad1 {
+    /** Reader: next item to read. */
+    long front;
+    /** Reader: end of what the reader has prefetched. */
+    long r;
+    /** Reader: how long the reader spins on c before it swaps in ASLEEP. */
+    WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
+}
+
+/** Padding between the reader's positions and the shared word. */
+abstract class PipePad2 extends PipeReaderPositions {
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+}
+
+/** The shared word {@code c} and its accessors. */
+abstract class PipeShared extends PipePad2 {
+    /** The value of {@code c} while the reader is asleep. */
+    static final long ASLEEP = -1L;
+    /** The value of {@code c} once the pipe is closed to its writer. */
+    static final long CLOSED = -2L;
+
+    private static final VarHandle C;
+
+    static {
+        try {
+            C = MethodHandles.lookup().findVarHandle(PipeShared.class, "c", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Shared: end of the last flush, ASLEEP or CLOSED. */
+    private long c;
+    /** Shared: c just before it became CLOSED; published by that CAS. */
+    long closedAt;
+
+    /**
+     * Sets {@code c} at construction: the pipe reaches its threads through a happens-before edge
+     * (thread start, a final or volatile field) like any other object.
+     */
+    final void initC(boolean readerAsleep) {
+        c = readerAsleep ? ASLEEP : 0L;
+    }
+
+    final long casReleaseC(long expected, long value) {
+        return (long) C.compareAndExchangeRelease(this, expected, value);
+    }
+
+    final long casAcquireC(long expected, long value) {
+        return (long) C.compareAndExchangeAcquire(this, expected, value);
+    }
+
+    final long getAcquireC() {
+        return (long) C.getAcquire(this);
+    }
+
+    final void setReleaseC(long value) {
+        C.setRelease(this, value);
+    }
+}
+
+/** Padding after the shared word. */
+abstract class PipePad3 extends PipeShared {
+    long p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+}
+
 /**
  * The ypipe protocol on positions, shared by {@link YPipe} and {@link OffHeapYPipe}; the storage
  * behind the positions is the subclass's. Positions count items (YPipe) or bytes (OffHeapYPipe)
@@ -159,91 +246,4 @@ abstract class PipeProtocol extends PipePad3 {
         // finds ASLEEP (and its caller signals us).
         return casAcquireC(front, ASLEEP);
     }
-}
-
-/** Padding before the writer's positions. */
-abstract class PipePad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
-}
-
-/** The writer's positions: written and read by the writer thread only. */
-abstract class PipeWriterPositions extends PipePad0 {
-    /** Writer: first item not yet flushed. */
-    long w;
-    /** Writer: end of the last complete item. */
-    long f;
-    /** Writer: end of the last written item. */
-    long tail;
-}
-
-/** Padding between the writer's and the reader's positions. */
-abstract class PipePad1 extends PipeWriterPositions {
-    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
-}
-
-/** The reader's positions: written and read by the reader thread only. */
-abstract class PipeReaderPositions extends PipePad1 {
-    /** Reader: next item to read. */
-    long front;
-    /** Reader: end of what the reader has prefetched. */
-    long r;
-    /** Reader: how long the reader spins on c before it swaps in ASLEEP. */
-    WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
-}
-
-/** Padding between the reader's positions and the shared word. */
-abstract class PipePad2 extends PipeReaderPositions {
-    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
-}
-
-/** The shared word {@code c} and its accessors. */
-abstract class PipeShared extends PipePad2 {
-    /** The value of {@code c} while the reader is asleep. */
-    static final long ASLEEP = -1L;
-    /** The value of {@code c} once the pipe is closed to its writer. */
-    static final long CLOSED = -2L;
-
-    private static final VarHandle C;
-
-    static {
-        try {
-            C = MethodHandles.lookup().findVarHandle(PipeShared.class, "c", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** Shared: end of the last flush, ASLEEP or CLOSED. */
-    private long c;
-    /** Shared: c just before it became CLOSED; published by that CAS. */
-    long closedAt;
-
-    /**
-     * Sets {@code c} at construction: the pipe reaches its threads through a happens-before edge
-     * (thread start, a final or volatile field) like any other object.
-     */
-    final void initC(boolean readerAsleep) {
-        c = readerAsleep ? ASLEEP : 0L;
-    }
-
-    final long casReleaseC(long expected, long value) {
-        return (long) C.compareAndExchangeRelease(this, expected, value);
-    }
-
-    final long casAcquireC(long expected, long value) {
-        return (long) C.compareAndExchangeAcquire(this, expected, value);
-    }
-
-    final long getAcquireC() {
-        return (long) C.getAcquire(this);
-    }
-
-    final void setReleaseC(long value) {
-        C.setRelease(this, value);
-    }
-}
-
-/** Padding after the shared word. */
-abstract class PipePad3 extends PipeShared {
-    long p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
 }

@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 
 /**
  * Many writer threads to one reader thread: one {@link YPipe} per writer, every pipe wired to one
@@ -48,20 +47,8 @@ public final class YMailbox<T> {
 
     private final WaitPolicy readerPolicy;
 
-    // Reader-owned state. A round visits the pipes left awake by the last round and the pipes of
-    // the ids fired since; nothing else is touched.
-    private final boolean[] fired;          // fired[id]: id is in firedIds
-    private final int[] firedIds;           // the ids fired since the last round
-    private int firedCount;
-    private final IntConsumer markFired = this::markFired;
-    private boolean draining; // true while a handler runs: check/poll from inside it are rejected
-    private int[] awakeList = new int[0];   // writer indexes whose pipe was left awake
-    private int awakeCount;
-    private int[] nextAwake = new int[0];
-    private int[] visitedIn = new int[0];   // the round that last visited writer i
-    private int round;
-    private int[][] writersOf = new int[0][]; // writer indexes per signal id
-    private int known;                      // writers the reader-owned arrays cover
+    /** The reader's side: which pipes the next round visits. Owned by the reader thread. */
+    private final MailboxRounds rounds;
 
     /** Creates a mailbox over a new {@link YPollset} with the default spin. */
     public YMailbox() {
@@ -101,8 +88,7 @@ public final class YMailbox<T> {
             throw new IllegalArgumentException("signaler.capacity() must be >= 1: " + capacity);
         }
         this.pollable = signaler instanceof PollableSignaler ? (PollableSignaler) signaler : null;
-        this.fired = new boolean[capacity];
-        this.firedIds = new int[capacity];
+        this.rounds = new MailboxRounds(capacity);
     }
 
     /**
@@ -121,7 +107,7 @@ public final class YMailbox<T> {
             // first flush must signal.
             // Its reader never spins on it alone: the mailbox spins over all awake pipes.
             YPipe<T> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, true, WaitPolicy.purePark());
-            Writer<T> writer = new Writer<>(pipe, signaler, old.length % fired.length);
+            Writer<T> writer = new Writer<>(pipe, signaler, old.length % signaler.capacity());
             Writer<?>[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = writer;
             writers = grown; // volatile store publishes the writer and its pipe to the reader
@@ -193,11 +179,11 @@ public final class YMailbox<T> {
      */
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        requireNotDraining();
+        rounds.requireNotDraining();
         if (pollable == null || closed) {
             // Cannot tell which id fired, or closed (every pipe is read to its end): visit all.
-            visitAllNextRound();
-            return drainRound(handler, true);
+            rounds.visitAllNext(writers);
+            return rounds.drain(writers, handler, true);
         }
         int n;
         int ids;
@@ -207,8 +193,8 @@ public final class YMailbox<T> {
             // pipe for another id). Return 0 only after a check that found no id at all: that
             // is the check that leaves the signaler armed (an fd-based signaler's descriptor
             // armed for a native poller), so sleeping after it cannot miss the next flush.
-            ids = pollable.check(markFired);
-            n = drainRound(handler, true);
+            ids = pollable.check(rounds);
+            n = rounds.drain(writers, handler, true);
         } while (n == 0 && ids > 0);
         return n;
     }
@@ -220,10 +206,10 @@ public final class YMailbox<T> {
      * @return messages handed over, or 0 when the spin ended with nothing
      */
     private int spinOverAwake(Consumer<? super T> handler) {
-        if (awakeCount == 0) {
+        if (rounds.noneAwake()) {
             return 0; // every pipe is asleep: only a signal can bring news
         }
-        int n = drainRound(handler, false);
+        int n = rounds.drain(writers, handler, false);
         if (n > 0) {
             return n;
         }
@@ -231,7 +217,7 @@ public final class YMailbox<T> {
         int limit = policy.spins();
         for (int spin = 1; spin <= limit; spin++) {
             Thread.onSpinWait();
-            n = drainRound(handler, false);
+            n = rounds.drain(writers, handler, false);
             if (n > 0) {
                 policy.spun(spin);
                 return n;
@@ -267,8 +253,8 @@ public final class YMailbox<T> {
                 return n; // closed: check read every pipe to its end; 0 means all handed over
             }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
-            waiter.poll(markFired);
-            n = drainRound(handler, true);
+            waiter.poll(rounds);
+            n = rounds.drain(writers, handler, true);
             if (n > 0) {
                 return n;
             }
@@ -313,10 +299,10 @@ public final class YMailbox<T> {
             if (left <= 0) {
                 return 0;
             }
-            if (waiter.poll(markFired, left, TimeUnit.NANOSECONDS) == 0) {
+            if (waiter.poll(rounds, left, TimeUnit.NANOSECONDS) == 0) {
                 return 0;
             }
-            n = drainRound(handler, true);
+            n = rounds.drain(writers, handler, true);
             if (n > 0) {
                 return n;
             }
@@ -330,119 +316,6 @@ public final class YMailbox<T> {
                     + ": wait on it by its own means, then call check");
         }
         return pollable;
-    }
-
-    private void markFired(int id) {
-        if (!fired[id]) {
-            fired[id] = true;
-            firedIds[firedCount++] = id;
-        }
-    }
-
-    /**
-     * One round: one batch from each pipe left awake and each pipe of a fired id, each visited
-     * once. {@code sleep}: a pipe found empty goes to sleep (its next flush fires its id) and
-     * leaves the awake list; otherwise it stays awake, and listed.
-     */
-    @SuppressWarnings("unchecked")
-    private int drainRound(Consumer<? super T> handler, boolean sleep) {
-        Writer<?>[] ws = writers;
-        if (ws.length != known) {
-            cover(ws);
-        }
-        requireNotDraining();
-        int stamp = ++round;
-        int n = 0;
-        int next = 0;
-        boolean done = false;
-        draining = true;
-        try {
-            for (int k = 0; k < awakeCount; k++) {
-                int i = awakeList[k];
-                visitedIn[i] = stamp;
-                int got = read((Writer<T>) ws[i], handler, sleep);
-                n += got;
-                if (got > 0 || !sleep) {
-                    nextAwake[next++] = i;
-                }
-            }
-            for (int f = 0; f < firedCount; f++) {
-                for (int i : writersOf[firedIds[f]]) {
-                    if (visitedIn[i] != stamp) {
-                        visitedIn[i] = stamp;
-                        int got = read((Writer<T>) ws[i], handler, sleep);
-                        n += got;
-                        if (got > 0 || !sleep) {
-                            nextAwake[next++] = i;
-                        }
-                    }
-                }
-            }
-            done = true;
-        } finally {
-            for (int f = 0; f < firedCount; f++) {
-                fired[firedIds[f]] = false;
-            }
-            firedCount = 0;
-            if (done) {
-                int[] t = awakeList;
-                awakeList = nextAwake;
-                nextAwake = t;
-                awakeCount = next;
-            } else {
-                // The handler threw mid-round: the pipe it came from still holds prefetched
-                // messages and will not signal. Visit every pipe next round.
-                visitAllNextRound();
-            }
-            draining = false;
-        }
-        return n;
-    }
-
-    private void requireNotDraining() {
-        if (draining) {
-            throw new IllegalStateException("YMailbox.check/poll called from inside its own handler:"
-                    + " the reader is in use by that drain (re-entrant reads are not supported)");
-        }
-    }
-
-    private int read(Writer<T> w, Consumer<? super T> handler, boolean sleep) {
-        return sleep ? w.pipe.readBatch(handler) : w.pipe.readBatchAwake(handler);
-    }
-
-    /** The next round visits every pipe (asleep ones answer 0 and stay asleep). */
-    private void visitAllNextRound() {
-        Writer<?>[] ws = writers;
-        if (ws.length != known) {
-            cover(ws);
-        }
-        for (int i = 0; i < ws.length; i++) {
-            awakeList[i] = i;
-        }
-        awakeCount = ws.length;
-    }
-
-    /** Grows the reader-owned arrays to cover {@code ws}, and indexes writers by signal id. */
-    private void cover(Writer<?>[] ws) {
-        int count = ws.length;
-        awakeList = Arrays.copyOf(awakeList, count); // new pipes start asleep: not listed
-        nextAwake = new int[count];
-        visitedIn = Arrays.copyOf(visitedIn, count);
-        int[] perId = new int[fired.length];
-        for (Writer<?> w : ws) {
-            perId[w.id]++;
-        }
-        int[][] byId = new int[fired.length][];
-        for (int id = 0; id < byId.length; id++) {
-            byId[id] = new int[perId[id]];
-            perId[id] = 0;
-        }
-        for (int i = 0; i < count; i++) {
-            int id = ws[i].id;
-            byId[id][perId[id]++] = i;
-        }
-        writersOf = byId;
-        known = count;
     }
 
     /**
