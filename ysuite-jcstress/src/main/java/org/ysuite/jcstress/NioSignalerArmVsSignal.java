@@ -8,16 +8,13 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.NioSignaler;
 
-import java.nio.channels.Selector;
-import java.util.concurrent.ConcurrentLinkedQueue;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * The NIO bridge ({@link NioSignaler}): {@code signal(7)} racing the owner's drain-and-re-arm.
- * r2 = 1 if the owner's {@link Selector} ({@code selectNow}) finds the channel readable. Forbidden
+ * r2 = 1 if the owner's {@link java.nio.channels.Selector} ({@code selectNow}) finds the channel readable. Forbidden
  * is the lost wake-up: the owner armed (its check found nothing, it would now block in
  * {@code select()}), id 7 unconsumed, and the channel not ready.
  */
@@ -30,39 +27,31 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class NioSignalerArmVsSignal {
 
-    /** A signaler and the selector its channel is registered with, reused across rounds. */
-    static final class Pair {
-        final NioSignaler signals = new NioSignaler();
-        final Selector selector = Readiness.selectorFor(signals.channel());
-    }
+    private static final DescriptorPool<Fixtures.Nio> POOL = new DescriptorPool<>(NioSignalerArmVsSignal.class, Fixtures.Nio::new);
 
-    private static final ConcurrentLinkedQueue<Pair> POOL = new ConcurrentLinkedQueue<>();
+    private final Fixtures.Nio fixture;
+    private final NioSignaler signals;
 
-    private final Pair pair;
-
-    /** Takes a signaler from the pool and arms it. */
+    /** Leases a clean signaler, armed as after a check that found nothing (see {@link DescriptorPool}). */
     public NioSignalerArmVsSignal() {
-        Pair p = POOL.poll();
-        pair = p != null ? p : new Pair();
-        while (pair.signals.check(id -> { }) != 0) {
-            // drain leftovers; the last check armed the channel
-        }
+        fixture = POOL.take(this);
+        signals = fixture.signals;
     }
 
     @Actor
     public void signaller() {
-        pair.signals.signal(7);
+        signals.signal(7);
     }
 
     @Actor
     public void owner(III_Result r) {
-        r.r1 = pair.signals.check(id -> { });
+        r.r1 = signals.check(Fixtures.DROP);
     }
 
     @Arbiter
     public void poller(III_Result r) {
-        r.r2 = Readiness.readable(pair.selector);
-        r.r3 = pair.signals.check(id -> { });
-        POOL.offer(pair);
+        r.r2 = fixture.readable();
+        r.r3 = signals.check(Fixtures.DROP);
+        POOL.give(fixture);
     }
 }

@@ -8,9 +8,6 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.NioSignaler;
 
-import java.nio.channels.Selector;
-import java.util.concurrent.ConcurrentLinkedQueue;
-
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -18,7 +15,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * The NIO bridge ({@link NioSignaler}), owner starting busy (not armed): {@code signal(7)} racing
  * the owner's check that finds nothing and arms the channel.
- * r2 = 1 if the owner's {@link Selector} ({@code selectNow}) finds the channel readable. Forbidden
+ * r2 = 1 if the owner's {@link java.nio.channels.Selector} ({@code selectNow}) finds the channel readable. Forbidden
  * is the lost wake-up: the owner armed (its check found nothing, it would now block in
  * {@code select()}), id 7 unconsumed, and the channel not ready.
  */
@@ -31,41 +28,33 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class NioSignalerIdleArmVsSignal {
 
-    /** A signaler and the selector its channel is registered with, reused across rounds. */
-    static final class Pair {
-        final NioSignaler signals = new NioSignaler();
-        final Selector selector = Readiness.selectorFor(signals.channel());
-    }
+    private static final DescriptorPool<Fixtures.Nio> POOL = new DescriptorPool<>(NioSignalerIdleArmVsSignal.class, Fixtures.Nio::new);
 
-    private static final ConcurrentLinkedQueue<Pair> POOL = new ConcurrentLinkedQueue<>();
+    private final Fixtures.Nio fixture;
+    private final NioSignaler signals;
 
-    private final Pair pair;
-
-    /** Takes a signaler from the pool; leaves the owner busy, not armed. */
+    /** Leases a clean, armed signaler (see {@link DescriptorPool}); leaves the owner busy, not armed. */
     public NioSignalerIdleArmVsSignal() {
-        Pair p = POOL.poll();
-        pair = p != null ? p : new Pair();
-        while (pair.signals.check(id -> { }) != 0) {
-            // drain leftovers; the last check armed the channel
-        }
-        pair.signals.signal(3); // armed: this writes the wake-up
-        pair.signals.check(id -> { }); // reads it back, takes id 3: the owner is busy (IDLE), not armed
+        fixture = POOL.take(this);
+        signals = fixture.signals;
+        signals.signal(3); // armed: this writes the wake-up
+        signals.check(Fixtures.DROP); // reads it back, takes id 3: the owner is busy (IDLE), not armed
     }
 
     @Actor
     public void signaller() {
-        pair.signals.signal(7);
+        signals.signal(7);
     }
 
     @Actor
     public void owner(III_Result r) {
-        r.r1 = pair.signals.check(id -> { });
+        r.r1 = signals.check(Fixtures.DROP);
     }
 
     @Arbiter
     public void poller(III_Result r) {
-        r.r2 = Readiness.readable(pair.selector);
-        r.r3 = pair.signals.check(id -> { });
-        POOL.offer(pair);
+        r.r2 = fixture.readable();
+        r.r3 = signals.check(Fixtures.DROP);
+        POOL.give(fixture);
     }
 }

@@ -7,19 +7,26 @@ import java.util.concurrent.TimeUnit;
  * Small helpers shared by the races: digit sequences as outcomes, and the bounded waits.
  *
  * <p>Actors must never block forever, so every blocking wait in a race is a timed one with a
- * generous {@link #TIMEOUT_MS}. A correct wake-up returns within microseconds; a lost wake-up
- * shows up as a wait that ran for longer than {@link #SLOW_MS} (some waits re-check their
- * condition when the time runs out and so still return "success": the elapsed time is what
- * exposes that the waiter slept through its wake-up), and the races report it as a forbidden
- * outcome.
+ * generous {@link #TIMEOUT_MS}, or an untimed one under a {@link Watchdog} that interrupts it after
+ * {@link #TIMEOUT_MS}. A correct wake-up returns within microseconds; a lost wake-up shows up as a
+ * wait that lasted the whole {@link #TIMEOUT_MS} (some waits re-check their condition when the
+ * time runs out and so still return "success": the elapsed time is what exposes that the waiter
+ * slept through its wake-up), and the races report it as a forbidden outcome.
+ *
+ * <p>Why the whole timeout and not less: a wait that ended by its timeout (or by the watchdog,
+ * armed before the clock starts) always lasted at least {@link #TIMEOUT_MS}, so nothing real is
+ * missed; a wait that was woken in time but whose thread was then not scheduled is the false
+ * alarm to avoid, and on an oversubscribed 2-CPU machine (CPU pressure at 99%) such stalls passed
+ * the former 1 s threshold twice in a million samples (YSemaphoreSignalVsAwait and
+ * YSemaphoreDoublePostVsAwait, "1, 1, 0"). With 5 s a stall must be five times longer to count.
  */
 final class Seq {
 
     /** Upper bound of every blocking wait inside an actor. */
-    static final long TIMEOUT_MS = 2_000;
+    static final long TIMEOUT_MS = 5_000;
 
-    /** A wait longer than this slept through its wake-up. */
-    static final long SLOW_MS = 1_000;
+    /** A wait that lasted this long ran out its timeout: it slept through its wake-up. */
+    static final long SLOW_MS = TIMEOUT_MS;
 
     /** {@link #TIMEOUT_MS} in the unit the waits take. */
     static final TimeUnit UNIT = TimeUnit.MILLISECONDS;
@@ -34,7 +41,7 @@ final class Seq {
 
     /** 1 if the wait that started at {@code startNanos} slept through its wake-up, else 0. */
     static int slow(long startNanos) {
-        return System.nanoTime() - startNanos > TimeUnit.MILLISECONDS.toNanos(SLOW_MS) ? 1 : 0;
+        return System.nanoTime() - startNanos >= TimeUnit.MILLISECONDS.toNanos(SLOW_MS) ? 1 : 0;
     }
 
     /** Message {@code k} (1..8) for the off-heap pipes: {@code 8 + k} bytes, each equal to {@code k}. */

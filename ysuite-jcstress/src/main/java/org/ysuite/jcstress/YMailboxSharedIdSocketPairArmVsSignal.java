@@ -1,6 +1,5 @@
 package org.ysuite.jcstress;
 
-import jnr.ffi.Pointer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -11,7 +10,6 @@ import org.ysuite.PollableSignaler;
 import org.ysuite.YMailbox;
 import org.ysuite.YSocketPair;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
@@ -38,7 +36,8 @@ public class YMailboxSharedIdSocketPairArmVsSignal {
 
     /** A YSocketPair seen through one id: every writer of a mailbox over it shares id 0. */
     static final class OneId implements PollableSignaler {
-        final YSocketPair pair = new YSocketPair();
+        final Fixtures.SocketPair fixture = new Fixtures.SocketPair(YSocketPair.Kind.SOCKETPAIR);
+        final YSocketPair pair = fixture.signals;
 
         @Override
         public void signal(int id) {
@@ -69,28 +68,33 @@ public class YMailboxSharedIdSocketPairArmVsSignal {
         }
     }
 
-    /** A mailbox with two writers on one id, reused across rounds (descriptors are scarce). */
-    static final class Box {
+    /** A mailbox with two writers on one id, leased from a {@link DescriptorPool}. */
+    static final class Box implements DescriptorPool.Fixture, Fixtures.Probe {
         final OneId signals = new OneId();
         final YMailbox<Integer> mailbox = new YMailbox<>(signals);
         final YMailbox.Writer<Integer> a = mailbox.newWriter();
         final YMailbox.Writer<Integer> b = mailbox.newWriter();
+
+        @Override
+        public int readable() {
+            return signals.fixture.readable();
+        }
+
+        @Override
+        public void reset() {
+            YMailboxSocketPairArmVsSignal.drainArmed(mailbox, this);
+        }
     }
 
-    private static final ConcurrentLinkedQueue<Box> POOL = new ConcurrentLinkedQueue<>();
+    private static final DescriptorPool<Box> POOL = new DescriptorPool<>(YMailboxSharedIdSocketPairArmVsSignal.class, Box::new);
 
     private final Box box;
-    private final Pointer pollfd = Readiness.pollfd();
     private int got;
     private int after;
 
-    /** Takes a box from the pool and drains it: every pipe asleep, the descriptor armed. */
+    /** Leases a clean box (see {@link DescriptorPool}): every pipe asleep, the descriptor armed. */
     public YMailboxSharedIdSocketPairArmVsSignal() {
-        Box b = POOL.poll();
-        box = b != null ? b : new Box();
-        while (box.mailbox.check(v -> { }) != 0) {
-            // leftovers
-        }
+        box = POOL.take(this);
     }
 
     @Actor
@@ -110,11 +114,11 @@ public class YMailboxSharedIdSocketPairArmVsSignal {
     @Arbiter
     public void poller(III_Result r) {
         box.a.send(3);
-        r.r2 = Readiness.readable(pollfd, box.signals.pair.fd());
+        r.r2 = box.readable();
         while (box.mailbox.check(v -> after++) != 0) {
             // the reader's next checks
         }
         r.r3 = after;
-        POOL.offer(box);
+        POOL.give(box);
     }
 }

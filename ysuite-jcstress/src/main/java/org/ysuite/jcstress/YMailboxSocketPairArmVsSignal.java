@@ -1,6 +1,5 @@
 package org.ysuite.jcstress;
 
-import jnr.ffi.Pointer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -9,8 +8,6 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.YMailbox;
 import org.ysuite.YSocketPair;
-
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -34,27 +31,45 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class YMailboxSocketPairArmVsSignal {
 
-    /** A mailbox, its one writer and its signaler, reused across rounds (descriptors are scarce). */
-    static final class Box {
-        final YSocketPair signals = new YSocketPair();
-        final YMailbox<Integer> mailbox = new YMailbox<>(signals);
+    /** A mailbox, its one writer and its signaler, leased from a {@link DescriptorPool}. */
+    static final class Box implements DescriptorPool.Fixture, Fixtures.Probe {
+        final Fixtures.SocketPair signals = new Fixtures.SocketPair(YSocketPair.Kind.SOCKETPAIR);
+        final YMailbox<Integer> mailbox = new YMailbox<>(signals.signals);
         final YMailbox.Writer<Integer> writer = mailbox.newWriter();
+
+        @Override
+        public int readable() {
+            return signals.readable();
+        }
+
+        @Override
+        public void reset() {
+            drainArmed(mailbox, this);
+        }
     }
 
-    private static final ConcurrentLinkedQueue<Box> POOL = new ConcurrentLinkedQueue<>();
+    /**
+     * Drains a mailbox until a check finds nothing (every pipe asleep, the signaler armed) and
+     * proves its descriptor not readable.
+     */
+    static void drainArmed(YMailbox<Integer> mailbox, Fixtures.Probe fd) {
+        while (mailbox.check(v -> { }) != 0) {
+            // the previous sample's messages
+        }
+        if (fd.readable() != 0) {
+            throw new IllegalStateException("mailbox: descriptor still readable after a drain that armed it");
+        }
+    }
+
+    private static final DescriptorPool<Box> POOL = new DescriptorPool<>(YMailboxSocketPairArmVsSignal.class, Box::new);
 
     private final Box box;
-    private final Pointer pollfd = Readiness.pollfd();
     private int got;
     private int after;
 
-    /** Takes a box from the pool, drains it, and leaves the reader busy (its last check got one). */
+    /** Leases a clean box (see {@link DescriptorPool}) and leaves the reader busy (its last check got one). */
     public YMailboxSocketPairArmVsSignal() {
-        Box b = POOL.poll();
-        box = b != null ? b : new Box();
-        while (box.mailbox.check(v -> { }) != 0) {
-            // leftovers
-        }
+        box = POOL.take(this);
         box.writer.send(0);
         if (box.mailbox.check(v -> { }) != 1) {
             throw new IllegalStateException("setup: the reader did not get its message");
@@ -73,11 +88,11 @@ public class YMailboxSocketPairArmVsSignal {
 
     @Arbiter
     public void poller(III_Result r) {
-        r.r2 = Readiness.readable(pollfd, box.signals.fd());
+        r.r2 = box.readable();
         while (box.mailbox.check(v -> after++) != 0) {
             // the reader's next checks
         }
         r.r3 = after;
-        POOL.offer(box);
+        POOL.give(box);
     }
 }

@@ -8,16 +8,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.YSemaphore;
 
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * YSemaphore (default spin-then-park): a post racing the untimed {@code await()}. The untimed
- * wait has no timeout of its own, so a watchdog interrupts the waiter after {@link Seq#TIMEOUT_MS}:
+ * wait has no timeout of its own, so a {@link Watchdog} interrupts the waiter after {@link Seq#TIMEOUT_MS}:
  * r1 = -1 (interrupted) or r2 = 1 (slow) is a waiter that slept through its wake-up.
  */
 @JCStressTest
@@ -26,19 +24,6 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(expect = FORBIDDEN, desc = "LOST WAKE-UP (slow) or the signal delivered twice")
 @State
 public class YSemaphoreSignalVsUntimedAwait {
-
-    /** One watchdog task per sample; cancelled ones must leave the queue at once, or millions of them pile up. */
-    private static final ScheduledExecutorService WATCHDOG = watchdog();
-
-    private static ScheduledExecutorService watchdog() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread t = new Thread(task, "ysuite-jcstress-watchdog");
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        return executor;
-    }
 
     private final YSemaphore semaphore = new YSemaphore();
 
@@ -49,9 +34,8 @@ public class YSemaphoreSignalVsUntimedAwait {
 
     @Actor
     public void waiter(III_Result r) {
-        Thread me = Thread.currentThread();
-        ScheduledFuture<?> dog = WATCHDOG.schedule(me::interrupt, Seq.TIMEOUT_MS, Seq.UNIT);
-        long start = System.nanoTime();
+        long start = System.nanoTime(); // before the watchdog, so its interrupt counts as slow
+        ScheduledFuture<?> dog = Watchdog.arm();
         try {
             semaphore.await();
             r.r1 = 1;
@@ -59,8 +43,7 @@ public class YSemaphoreSignalVsUntimedAwait {
             r.r1 = -1;
         }
         r.r2 = Seq.slow(start);
-        dog.cancel(false);
-        Thread.interrupted(); // a watchdog that fired late must not leak into the next round
+        Watchdog.disarm(dog);
     }
 
     @Arbiter

@@ -1,6 +1,5 @@
 package org.ysuite.jcstress;
 
-import jnr.ffi.Pointer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -8,8 +7,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.YSocketPair;
-
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
@@ -35,20 +32,17 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class YSocketPairArmVsSignal {
 
-    private static final ConcurrentLinkedQueue<YSocketPair> POOL = new ConcurrentLinkedQueue<>();
+    private static final DescriptorPool<Fixtures.SocketPair> POOL =
+            new DescriptorPool<>(YSocketPairArmVsSignal.class, () -> new Fixtures.SocketPair(YSocketPair.Kind.SOCKETPAIR));
 
+    private final Fixtures.SocketPair fixture;
     private final YSocketPair signals;
-    private final Pointer pollfd = Readiness.pollfd();
 
-    /** Takes a signaler from the pool (descriptors are reused, not opened per round) and arms it. */
+    /** Leases a clean signaler, armed as after a check that found nothing (see {@link DescriptorPool}). */
     public YSocketPairArmVsSignal() {
-        YSocketPair s = POOL.poll();
-        signals = s != null ? s : new YSocketPair(YSocketPair.Kind.SOCKETPAIR);
-        while (signals.check(id -> { }) != 0) {
-            // drain leftovers; the last check found nothing and armed the descriptor
-        }
+        fixture = POOL.take(this);
+        signals = fixture.signals;
     }
-
 
     @Actor
     public void signaller() {
@@ -57,13 +51,13 @@ public class YSocketPairArmVsSignal {
 
     @Actor
     public void owner(III_Result r) {
-        r.r1 = signals.check(id -> { });
+        r.r1 = signals.check(Fixtures.DROP);
     }
 
     @Arbiter
     public void poller(III_Result r) {
-        r.r2 = Readiness.readable(pollfd, signals.fd());
-        r.r3 = signals.check(id -> { });
-        POOL.offer(signals);
+        r.r2 = fixture.readable();
+        r.r3 = signals.check(Fixtures.DROP);
+        POOL.give(fixture);
     }
 }

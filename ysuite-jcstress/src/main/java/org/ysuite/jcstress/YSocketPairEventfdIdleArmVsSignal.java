@@ -1,6 +1,5 @@
 package org.ysuite.jcstress;
 
-import jnr.ffi.Pointer;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -8,8 +7,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.YSocketPair;
-
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
@@ -28,20 +25,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class YSocketPairEventfdIdleArmVsSignal {
 
-    private static final ConcurrentLinkedQueue<YSocketPair> POOL = new ConcurrentLinkedQueue<>();
+    private static final DescriptorPool<Fixtures.SocketPair> POOL =
+            new DescriptorPool<>(YSocketPairEventfdIdleArmVsSignal.class, () -> new Fixtures.SocketPair(YSocketPair.Kind.EVENTFD));
 
+    private final Fixtures.SocketPair fixture;
     private final YSocketPair signals;
-    private final Pointer pollfd = Readiness.pollfd();
 
-    /** Takes a signaler from the pool; leaves the owner busy, not armed. */
+    /** Leases a clean, armed signaler (see {@link DescriptorPool}); leaves the owner busy. */
     public YSocketPairEventfdIdleArmVsSignal() {
-        YSocketPair s = POOL.poll();
-        signals = s != null ? s : new YSocketPair(YSocketPair.Kind.EVENTFD);
-        while (signals.check(id -> { }) != 0) {
-            // drain leftovers; the last check armed the descriptor
-        }
+        fixture = POOL.take(this);
+        signals = fixture.signals;
         signals.signal(3); // armed: this writes the wake-up
-        signals.check(id -> { }); // reads it back, takes id 3: the owner is busy (IDLE), not armed
+        signals.check(Fixtures.DROP); // reads it back, takes id 3: the owner is busy (IDLE), not armed
     }
 
     @Actor
@@ -51,13 +46,13 @@ public class YSocketPairEventfdIdleArmVsSignal {
 
     @Actor
     public void owner(III_Result r) {
-        r.r1 = signals.check(id -> { });
+        r.r1 = signals.check(Fixtures.DROP);
     }
 
     @Arbiter
     public void poller(III_Result r) {
-        r.r2 = Readiness.readable(pollfd, signals.fd());
-        r.r3 = signals.check(id -> { });
-        POOL.offer(signals);
+        r.r2 = fixture.readable();
+        r.r3 = signals.check(Fixtures.DROP);
+        POOL.give(fixture);
     }
 }
