@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  * armed before the clock starts) always lasted at least {@link #TIMEOUT_MS}, so nothing real is
  * missed; a wait that was woken in time but whose thread was then not scheduled is the false
  * alarm to avoid, and on an oversubscribed 2-CPU machine (CPU pressure at 99%) such stalls passed
- * the former 1 s threshold twice in a million samples (YSemaphoreSignalVsAwait and
- * YSemaphoreDoublePostVsAwait, "1, 1, 0"). With 5 s a stall must be five times longer to count.
+ * the former 1 s threshold twice in a million samples (YSemaphoreRaces.SignalVsAwait and
+ * YSemaphoreRaces.DoublePostVsAwait, "1, 1, 0"). With 5 s a stall must be five times longer to count.
  */
 final class Seq {
 
