@@ -1,11 +1,13 @@
 package org.ysuite.jcstress;
 
 import jnr.ffi.Pointer;
+import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.NioSignaler;
 import org.ysuite.PollableSignaler;
 import org.ysuite.YSocketPair;
 
 import java.nio.channels.Selector;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
@@ -35,6 +37,49 @@ final class Fixtures {
         }
         if (fixture.readable() != 0) {
             throw new IllegalStateException(what + ": still readable after a drain that armed it");
+        }
+    }
+
+    /**
+     * The shared state of the arm-versus-signal races ({@link YSocketPairRaces}, {@link NioSignalerRaces}):
+     * a signaler leased from {@code pool}, left armed (as after a check that found nothing, the state
+     * before the owner sleeps in poll(2) or a selector) or with the owner busy (its last check took an
+     * id, so the descriptor is not armed). The races' actors are {@link #fire} ({@code signal(7)})
+     * against the owner's {@link #drain} ({@code check}); the arbiter {@link #probe} asks the descriptor
+     * (r2) and takes what is left (r3), then gives the fixture back.
+     *
+     * @param <F> the fixture
+     */
+    abstract static class ArmRace<F extends DescriptorPool.Fixture & Probe> {
+        private final DescriptorPool<F> pool;
+        private final F fixture;
+        private final PollableSignaler signals;
+
+        ArmRace(DescriptorPool<F> pool, Function<F, PollableSignaler> signalsOf, boolean ownerBusy) {
+            this.pool = pool;
+            fixture = pool.take(this);
+            signals = signalsOf.apply(fixture);
+            if (ownerBusy) {
+                signals.signal(3); // armed: this writes the wake-up
+                signals.check(DROP); // reads it back, takes id 3: the owner is busy (IDLE), not armed
+            }
+        }
+
+        /** The signaller's side. */
+        final void fire() {
+            signals.signal(7);
+        }
+
+        /** The owner's side: r1 = the ids its check took. */
+        final void drain(III_Result r) {
+            r.r1 = signals.check(DROP);
+        }
+
+        /** The arbiter: r2 = 1 if the descriptor polls readable, r3 = the ids left; returns the fixture. */
+        final void probe(III_Result r) {
+            r.r2 = fixture.readable();
+            r.r3 = signals.check(DROP);
+            pool.give(fixture);
         }
     }
 

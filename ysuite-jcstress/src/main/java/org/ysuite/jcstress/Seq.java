@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  * armed before the clock starts) always lasted at least {@link #TIMEOUT_MS}, so nothing real is
  * missed; a wait that was woken in time but whose thread was then not scheduled is the false
  * alarm to avoid, and on an oversubscribed 2-CPU machine (CPU pressure at 99%) such stalls passed
- * the former 1 s threshold twice in a million samples (YSemaphoreSignalVsAwait and
- * YSemaphoreDoublePostVsAwait, "1, 1, 0"). With 5 s a stall must be five times longer to count.
+ * the former 1 s threshold twice in a million samples (YSemaphoreRaces.SignalVsAwait and
+ * YSemaphoreRaces.DoublePostVsAwait, "1, 1, 0"). With 5 s a stall must be five times longer to count.
  */
 final class Seq {
 
@@ -44,6 +44,17 @@ final class Seq {
      */
     static boolean postedWellBefore(long postedAt, long gaveUpAt) {
         return postedAt != 0 && gaveUpAt - postedAt >= TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+    }
+
+    /**
+     * 1 if a wait that started at {@code startedAt} and returned at {@code returnedAt} ran its
+     * whole timeout although the signal it waited for landed ({@code postedAt}) at least
+     * {@link #MARGIN_MS} before it returned: it slept through its wake-up. A poster that a loaded
+     * machine ran only after the timeout is not that. All are System.nanoTime values (one clock).
+     */
+    static int sleptThrough(long startedAt, long postedAt, long returnedAt) {
+        boolean wholeTimeout = returnedAt - startedAt >= TimeUnit.MILLISECONDS.toNanos(SLOW_MS);
+        return wholeTimeout && postedWellBefore(postedAt, returnedAt) ? 1 : 0;
     }
 
     /** Appends the digit {@code d} (1..9) to the decimal sequence {@code seq}. */
