@@ -264,6 +264,9 @@ class YSocketPairTest {
     @ParameterizedTest
     @EnumSource(YSocketPair.Kind.class)
     void descriptorCountReturnsToBaselineAfterTenThousandCycles(YSocketPair.Kind kind) throws IOException {
+        for (int i = 0; i < 100; i++) {
+            new YSocketPair(kind).close(); // warm-up: anything the JVM or jnr-ffi opens lazily
+        }
         long base = openFds();
         for (int i = 0; i < 10_000; i++) {
             YSocketPair s = new YSocketPair(kind);
@@ -273,7 +276,10 @@ class YSocketPairTest {
             }
             s.close();
         }
-        assertEquals(base, openFds());
+        // A leak per cycle would show thousands; the JVM itself (class loading, the surefire
+        // channel) may open a descriptor meanwhile, so one or two are not held against us.
+        long now = openFds();
+        assertTrue(now <= base + 2, "descriptors: " + base + " before 10^4 cycles, " + now + " after");
     }
 
     /**
