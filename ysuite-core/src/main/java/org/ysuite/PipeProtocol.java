@@ -80,9 +80,6 @@ abstract class PipeShared extends PipePad2 {
         return (long) C.getAcquire(this);
     }
 
-    final void setReleaseC(long value) {
-        C.setRelease(this, value);
-    }
 }
 
 /** Padding after the shared word. */
