@@ -122,6 +122,16 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         return (int) HEADER.get(ring, index(position));
     }
 
+    /**
+     * Reader: the records in [from, to), estimated from the size of the first (its header is
+     * published by the acquire of c that found {@code to}).
+     */
+    @Override
+    final long itemsBetween(long from, long to) {
+        long first = recordEnd(from, headerAt(from)) - from;
+        return (to - from) / first;
+    }
+
     final long recordEnd(long position, int header) {
         return header == PADDING
                 ? position + (capacity - index(position))

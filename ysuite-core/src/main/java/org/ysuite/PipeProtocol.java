@@ -31,6 +31,8 @@ abstract class PipeReaderPositions extends PipePad1 {
     long r;
     /** Reader: how long the reader spins on c before it swaps in ASLEEP. */
     WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
+    /** Reader: pauses before its first look at c after a batch ({@link BatchDelay}). */
+    int batchPauses;
 }
 
 /** Padding between the reader's positions and the shared word. */
@@ -184,10 +186,15 @@ abstract class PipeProtocol extends PipePad3 {
         if (front != r) {
             return true;
         }
+        int delay = batchPauses;
+        BatchDelay.pause(delay); // see BatchDelay: lets a dense stream arrive as one batch
         // Acquire: pairs with the release of c in flushPositions (see there).
         long seen = getAcquireC();
         if (seen == front) {
             seen = spinThenSleep();
+        } else {
+            batchPauses = seen == CLOSED ? 0
+                    : BatchDelay.afterLook(delay, itemsBetween(front, seen));
         }
         if (seen == CLOSED) {
             seen = closedEnd();
@@ -222,6 +229,12 @@ abstract class PipeProtocol extends PipePad3 {
     }
 
     /**
+     * Reader: how many items lie in [from, to), flushed and acquired, exactly or as an estimate
+     * (only {@link BatchDelay} uses it).
+     */
+    abstract long itemsBetween(long from, long to);
+
+    /**
      * Reader, nothing new at its first look: spins on acquire loads of c for the policy's rounds,
      * then swaps c to ASLEEP. Returns the last value of c seen; {@code front} means the swap
      * succeeded and the reader is asleep.
@@ -233,10 +246,12 @@ abstract class PipeProtocol extends PipePad3 {
             Thread.onSpinWait();
             long seen = getAcquireC();
             if (seen != front) {
+                batchPauses = BatchDelay.afterSpin(batchPauses);
                 policy.spun(round);
                 return seen;
             }
         }
+        batchPauses = 0;
         policy.parked();
         // Acquire CAS: swaps c to ASLEEP only if nothing was flushed past front, atomically with
         // that check, so a racing flush either lands first (we see its end, with acquire) or

@@ -46,6 +46,8 @@ public final class YMailbox<T> {
     private volatile boolean closed;
 
     private final WaitPolicy readerPolicy;
+    /** Reader: pauses before its first look over the awake pipes ({@link BatchDelay}). */
+    private int batchPauses;
 
     /** The reader's side: which pipes the next round visits. Owned by the reader thread. */
     private final MailboxRounds rounds;
@@ -209,8 +211,11 @@ public final class YMailbox<T> {
         if (rounds.noneAwake()) {
             return 0; // every pipe is asleep: only a signal can bring news
         }
+        int delay = batchPauses;
+        BatchDelay.pause(delay); // lets a dense stream arrive as one batch (see BatchDelay)
         int n = rounds.drain(writers, handler, false);
         if (n > 0) {
+            batchPauses = BatchDelay.afterLook(delay, n);
             return n;
         }
         WaitPolicy policy = readerPolicy;
@@ -219,10 +224,12 @@ public final class YMailbox<T> {
             Thread.onSpinWait();
             n = rounds.drain(writers, handler, false);
             if (n > 0) {
+                batchPauses = BatchDelay.afterSpin(delay);
                 policy.spun(spin);
                 return n;
             }
         }
+        batchPauses = 0;
         policy.parked();
         return 0;
     }

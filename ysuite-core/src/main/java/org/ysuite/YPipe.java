@@ -316,6 +316,11 @@ public final class YPipe<T> extends YPipeSpares {
     // Chunked store
     // ------------------------------------------------------------------------------------------
 
+    @Override
+    final long itemsBetween(long from, long to) {
+        return to - from;
+    }
+
     /** Takes the item at front; the caller knows it has been prefetched. */
     @SuppressWarnings("unchecked")
     private T take() {
