@@ -36,7 +36,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * While JMH runs, the terminal shows one progress line per benchmark and nothing else.
  * {@code --from DIR} renders an earlier run's folder again without running anything (reading
  * JMH's JSON back with Gson); {@code --include REGEX} runs only the matching benchmarks (one
- * thread) instead of the seed set.
+ * thread, the mode's headline fork count) instead of the seed set. The {@code VirtualThreads}
+ * benchmark is in the seed set on JDK 21 and newer only (the report says so on older JDKs).
  *
  * <p>Modes: {@code --smoke} runs every benchmark once, briefly (a build check, not a
  * measurement); {@code --quick} (the default) the seed set with short iterations (under ten
@@ -54,6 +55,8 @@ public final class ReportRunner {
     private static final String JSON = "jmh-result.json";
     /** JMH's own text output (with the forked VMs' output and the profilers' tables). */
     private static final String LOG = "jmh.log";
+    /** The first JDK with virtual threads: the VirtualThreads benchmark joins the plan from it. */
+    static final int VIRTUAL_THREADS_JDK = 21;
     private static final String[] QUICK_SIZES = {"1", "4", "16", "64", "256", "1024", "4096", "16384", "65536"};
 
     private ReportRunner() {
@@ -132,6 +135,10 @@ public final class ReportRunner {
         String loadBefore = loadAverage();
         long start = System.nanoTime();
         List<Options> runs = plan(mode, include, cores);
+        if (include == null && Runtime.version().feature() < VIRTUAL_THREADS_JDK) {
+            System.out.println("VirtualThreads left out: it needs JDK " + VIRTUAL_THREADS_JDK
+                    + "+, this is JDK " + Runtime.version().feature() + " (run the report with a newer java)");
+        }
         Path logFile = out.resolve(LOG);
         List<RunResult> all = new ArrayList<>();
         try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
@@ -170,17 +177,25 @@ public final class ReportRunner {
      * the rest of the seed set, then the scaling benchmark once per stream count.
      */
     static List<Options> plan(Mode mode, String include, int cores) {
+        return plan(mode, include, cores, Runtime.version().feature());
+    }
+
+    /** As {@link #plan(Mode, String, int)} on a JDK of the given feature release. */
+    static List<Options> plan(Mode mode, String include, int cores, int jdk) {
         List<Options> runs = new ArrayList<>();
         if (include != null) {
-            runs.add(options(mode, mode.forks, 1, include));
+            // A chosen subset is usually a headline re-run: it gets the headline fork count.
+            runs.add(options(mode, mode.headlineForks, 1, include));
             return runs;
         }
         String fd = PKG + "fd\\.";
+        // Virtual threads exist from JDK 21; VirtualThreads fails on older JDKs, so it is left out.
+        String rest = jdk >= VIRTUAL_THREADS_JDK ? REST + "|VirtualThreads" : REST;
         if (mode.headlineForks == mode.forks) {
-            runs.add(options(mode, mode.forks, 1, PKG + "(" + HEADLINE + "|" + REST + ")\\.", fd));
+            runs.add(options(mode, mode.forks, 1, PKG + "(" + HEADLINE + "|" + rest + ")\\.", fd));
         } else {
             runs.add(options(mode, mode.headlineForks, 1, PKG + "(" + HEADLINE + ")\\."));
-            runs.add(options(mode, mode.forks, 1, PKG + "(" + REST + ")\\.", fd));
+            runs.add(options(mode, mode.forks, 1, PKG + "(" + rest + ")\\.", fd));
         }
         int maxStreams = Math.max(2, cores / 2);
         for (int t = 1; t <= maxStreams; t++) {

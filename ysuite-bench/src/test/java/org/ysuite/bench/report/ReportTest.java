@@ -165,6 +165,16 @@ class ReportTest {
     }
 
     @Test
+    void virtualThreadsJoinThePlanFromJdk21AndAChosenSubsetGetsTheHeadlineForks() {
+        String on17 = ReportRunner.plan(ReportRunner.Mode.QUICK, null, 2, 17).get(0).getIncludes().get(0);
+        String on25 = ReportRunner.plan(ReportRunner.Mode.QUICK, null, 2, 25).get(0).getIncludes().get(0);
+        assertFalse(on17.contains("VirtualThreads"), on17);
+        assertTrue(on25.contains("|VirtualThreads"), on25);
+        List<Options> subset = ReportRunner.plan(ReportRunner.Mode.FULL, "Throughput", 2, 17);
+        assertEquals(3, subset.get(0).getForkCount().get());
+    }
+
+    @Test
     void progressCountsEveryParameterSetOfTheBenchmarksToRun() {
         Progress all = new Progress(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), System.out);
         all.plan(new OptionsBuilder().include("^org\\.ysuite\\.bench\\.WorstCase\\.ypipe$").forks(3).build());
