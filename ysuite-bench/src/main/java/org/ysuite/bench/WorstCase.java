@@ -36,6 +36,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YPipe;
 import org.ysuite.bench.support.Msg;
 import org.ysuite.bench.support.Partner;
@@ -78,8 +79,11 @@ public class WorstCase {
 
         @Setup(Level.Trial)
         public void setup() {
-            ping = new YPipe<>();
-            pong = new YPipe<>();
+            // The pipes' readers wait as the signalers do: "pure park" parks at its first empty
+            // look, so the receiver really is asleep each time (the seed's worst case).
+            WaitPolicy policy = WaitPolicy.spinThenPark(spin);
+            ping = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy);
+            pong = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy);
             echoWake = Wake.create(signaler, spin);
             mainWake = Wake.create(signaler, spin);
             echo = Partner.start("ypipe-echo", () -> {
