@@ -50,7 +50,29 @@ final class Charts {
                 r -> r.density);
         bars("throughput", "Throughput", "Maximal throughput: msgs/sec (higher is better)", "msgs/sec",
                 Result::throughput);
+        sparse();
         return written;
+    }
+
+    /** Sparse traffic: each transport's reader CPU against its one-way latency, one point per rate. */
+    private void sparse() throws IOException {
+        List<Result> rows = report.of("SparseTraffic").stream().filter(r -> !"0".equals(r.param("rate")))
+                .collect(Collectors.toList());
+        if (rows.isEmpty()) {
+            return;
+        }
+        XYChart c = new XYChartBuilder().width(W).height(H)
+                .title("Sparse traffic: reader CPU vs one-way latency (a line per transport, 10^4 -> 10^5 msgs/s)")
+                .xAxisTitle("reader CPU [% of a core]").yAxisTitle("one-way latency [us]").build();
+        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        for (Map.Entry<String, List<Result>> e : group(rows, r -> r.label).entrySet()) {
+            List<Result> s = e.getValue();
+            s.sort(Comparator.comparingInt(r -> r.intParam("rate")));
+            c.addSeries(e.getKey(), s.stream().mapToDouble(r -> r.secondary("readerCpuPercent")).toArray(),
+                    s.stream().mapToDouble(r -> r.secondary("latencyNs") / 1000).toArray());
+        }
+        save(c, "sparse");
     }
 
     private void save(Object chart, String name) throws IOException {

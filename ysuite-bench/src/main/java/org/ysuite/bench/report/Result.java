@@ -36,6 +36,27 @@ final class Result {
     final double allocPerMsg;
     /** The mean of each fork's measurement iterations (one entry per fork). */
     final double[] forkScores;
+    /**
+     * Counters that a benchmark sets to a per-iteration value ({@code SparseTraffic}'s reader CPU
+     * share and mean latency, JMH {@code AuxCounters} of type EVENTS). JMH sums EVENTS counters over
+     * the iterations, so their score is N times the value: the report takes the mean of the
+     * iterations instead.
+     */
+    static final java.util.Set<String> GAUGES = java.util.Set.of("readerCpuPercent", "latencyNs");
+
+    /** The mean of a JSON secondary metric's per-iteration values ({@code rawData}). */
+    private static double meanOfRaw(JsonObject metric) {
+        double sum = 0;
+        int n = 0;
+        for (com.google.gson.JsonElement fork : metric.getAsJsonArray("rawData")) {
+            for (com.google.gson.JsonElement v : fork.getAsJsonArray()) {
+                sum += num(v);
+                n++;
+            }
+        }
+        return n == 0 ? num(metric.get("score")) : sum / n;
+    }
+
     /** Every secondary result's score by name (profilers', and a benchmark's own counters). */
     final Map<String, Double> secondary = new TreeMap<>();
     final String label;
@@ -167,6 +188,14 @@ final class Result {
         Result result = new Result(bp.getBenchmark(), params, bp.getThreads(), primary.getScore(),
                 primary.getScoreError(), primary.getScoreUnit(), norm == null ? Double.NaN : norm.getScore(), forks);
         rr.getSecondaryResults().forEach((name, r) -> result.secondary.put(name, r.getScore()));
+        for (String gauge : GAUGES) {
+            double[] its = rr.getBenchmarkResults().stream().flatMap(br -> br.getIterationResults().stream())
+                    .map(it -> it.getSecondaryResults().get(gauge)).filter(java.util.Objects::nonNull)
+                    .mapToDouble(org.openjdk.jmh.results.Result::getScore).toArray();
+            if (its.length > 0) {
+                result.secondary.put(gauge, java.util.Arrays.stream(its).average().getAsDouble());
+            }
+        }
         return result;
     }
 
@@ -212,8 +241,9 @@ final class Result {
                         num(pm.get("score")), num(pm.get("scoreError")), pm.get("scoreUnit").getAsString(), alloc,
                         forks.stream().mapToDouble(Double::doubleValue).toArray());
                 if (sm != null) {
-                    sm.entrySet().forEach(m -> result.secondary.put(m.getKey(),
-                            num(m.getValue().getAsJsonObject().get("score"))));
+                    sm.entrySet().forEach(m -> result.secondary.put(m.getKey(), GAUGES.contains(m.getKey())
+                            ? meanOfRaw(m.getValue().getAsJsonObject())
+                            : num(m.getValue().getAsJsonObject().get("score"))));
                 }
                 out.add(result);
             }

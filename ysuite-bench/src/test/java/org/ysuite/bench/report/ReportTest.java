@@ -55,6 +55,19 @@ class ReportTest {
         assertEquals(Transport.Kind.BLOCKING, rs.get(1).kind);
     }
 
+    @Test
+    void perIterationCountersAreAveragedNotSummedOverIterations() {
+        // JMH sums AuxCounters of type EVENTS over the iterations: score 40 for four iterations of 10.
+        String json = "[{\"benchmark\":\"org.ysuite.bench.SparseTraffic.ypipeDefault\",\"mode\":\"avgt\","
+                + "\"threads\":1,\"forks\":1,\"params\":{\"rate\":\"10000\"},"
+                + "\"primaryMetric\":{\"score\":100,\"scoreError\":1,\"scoreUnit\":\"us/op\"},"
+                + "\"secondaryMetrics\":{\"readerCpuPercent\":{\"score\":40,\"scoreUnit\":\"#\","
+                + "\"rawData\":[[9,11,10,10]]},\"other\":{\"score\":40,\"scoreUnit\":\"#\",\"rawData\":[[10,10,10,10]]}}}]";
+        Result r = Result.fromJmhJson(json).get(0);
+        assertEquals(10, r.secondary("readerCpuPercent"), 1e-9);
+        assertEquals(40, r.secondary("other"), 1e-9, "other secondaries keep JMH's score");
+    }
+
     /** One fork of Throughput.ypipe (signaler=pollset): an iteration per density, 2 ops per iteration. */
     private static BenchmarkResult fork(BenchmarkParams bp, double alloc, double... densities) {
         List<IterationResult> its = new ArrayList<>();
