@@ -50,7 +50,7 @@ public final class ReportRunner {
     private static final String PKG = "^org\\.ysuite\\.bench\\.";
     /** The headline scenarios: run with {@link Mode#headlineForks} forks, reported with their spread. */
     private static final String HEADLINE = "WorstCase|Throughput";
-    private static final String REST = "SenderBatch|MessageSize|PollOverhead|SparseTraffic|netty\\.LoopHandOff";
+    private static final String REST = "SenderBatch|MessageSize|PollOverhead|SparseTraffic|FanIn|netty\\.LoopHandOff";
     /** JMH's raw results of the whole report, written by JMH. */
     private static final String JSON = "jmh-result.json";
     /** JMH's own text output (with the forked VMs' output and the profilers' tables). */
