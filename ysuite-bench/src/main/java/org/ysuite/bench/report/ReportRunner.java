@@ -27,7 +27,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code java -jar ysuite-bench.jar report [--smoke|--quick|--full] [--out DIR] [--from DIR]
- * [--include REGEX]}:
+ * [--include REGEX]} ({@code report net ...} runs the network section instead: {@link NetReportRunner}):
  * runs the curated seed set through JMH's {@link Runner} API (every run with {@code -prof gc}),
  * reads the scores from the {@link RunResult}s it returns, prints the seed-style tables with the
  * ratios of each y-suite row to every peer of the same run, and writes into the results folder
@@ -89,6 +89,9 @@ public final class ReportRunner {
      */
     public static int run(String[] args) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        if (args.length > 0 && "net".equals(args[0])) {
+            return NetReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         Mode mode = Mode.QUICK;
         Path out = Paths.get("results");
         Path from = null;
@@ -256,7 +259,7 @@ public final class ReportRunner {
                 + "- run time: " + seconds + " s\n";
     }
 
-    private static String cpuModel() {
+    static String cpuModel() {
         try {
             for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {
@@ -269,7 +272,7 @@ public final class ReportRunner {
         return System.getProperty("os.arch");
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
             return f[0] + " / " + f[1] + " / " + f[2];
