@@ -42,30 +42,29 @@ class MessageStreamTest {
             CompletableFuture<MessageStream> child = new CompletableFuture<>();
             try {
                 server = new ServerBootstrap().group(group).channel(transport.serverChannel())
-                        .childHandler(new ChannelInitializer<Channel>() {
-                            @Override
-                            protected void initChannel(Channel ch) {
-                                MessageStream.Builder b = MessageStream.builder();
-                                settings.accept(b);
-                                child.complete(b.attach(ch));
-                            }
-                        }).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                        .childHandler(attaching(settings, child)).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
                 CompletableFuture<MessageStream> mine = new CompletableFuture<>();
                 new Bootstrap().group(group).channel(transport.clientChannel())
-                        .handler(new ChannelInitializer<Channel>() {
-                            @Override
-                            protected void initChannel(Channel ch) {
-                                MessageStream.Builder b = MessageStream.builder();
-                                settings.accept(b);
-                                mine.complete(b.attach(ch));
-                            }
-                        }).connect(server.localAddress()).sync();
+                        .handler(attaching(settings, mine)).connect(server.localAddress()).sync();
                 client = mine.get(10, TimeUnit.SECONDS);
                 accepted = child.get(10, TimeUnit.SECONDS);
             } catch (Exception | Error e) {
                 Transport.shutdown(group);
                 throw e;
             }
+        }
+
+        /** Attaches a stream with {@code settings} to each channel it initializes, into {@code into}. */
+        private static ChannelInitializer<Channel> attaching(Consumer<MessageStream.Builder> settings,
+                                                             CompletableFuture<MessageStream> into) {
+            return new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel ch) {
+                    MessageStream.Builder b = MessageStream.builder();
+                    settings.accept(b);
+                    into.complete(b.attach(ch));
+                }
+            };
         }
 
         @Override

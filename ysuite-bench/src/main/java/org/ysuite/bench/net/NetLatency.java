@@ -10,7 +10,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Seed 003's latency test: one message bounced between the application thread and an echoing
@@ -20,27 +19,12 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class NetLatency {
+public class NetLatency extends NetBench {
 
     /** The transport ({@code netty_periodic} is left out: a ping-pong flushes every message). */
     @Param({"ysuite", "tcp", "jeromq", "netty_flush"})
     public String peer;
 
-    /** The message size in bytes. */
-    @Param({"1"})
-    public int size;
-
-    /** The ysuite stream's buffer size; the other peers ignore it. */
-    @Param({"8192"})
-    public int bufferSize;
-
-    /** {@code loopback}, or {@code veth} (needs the namespace of {@link Netns}). */
-    @Param({"loopback"})
-    public String net;
-
-    private ServerProcess server;
-    private Client client;
-    private byte[] msg;
     private byte[] reply;
 
     /**
@@ -50,25 +34,8 @@ public class NetLatency {
      */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        server = ServerProcess.start(Peer.of(peer), "echo", net, bufferSize);
-        client = Client.connect(Peer.of(peer), true, server.host, server.port, bufferSize);
-        msg = new byte[size];
+        start(peer, "echo");
         reply = new byte[NetServer.MAX];
-        java.util.Arrays.fill(msg, (byte) 'y');
-    }
-
-    /**
-     * Closes the connection; the server then ends.
-     *
-     * @throws Exception if closing fails
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws Exception {
-        try {
-            client.close();
-        } finally {
-            server.close();
-        }
     }
 
     /**

@@ -10,7 +10,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Seed 003's throughput test (and, run with several JMH threads, seed 004's independent streams):
@@ -23,27 +22,11 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class NetThroughput {
+public class NetThroughput extends NetBench {
 
     /** The transport. */
     @Param({"ysuite", "tcp", "jeromq", "netty_flush", "netty_periodic"})
     public String peer;
-
-    /** The message size in bytes. */
-    @Param({"6"})
-    public int size;
-
-    /** The ysuite stream's buffer size (seed 003's batch cap); the other peers ignore it. */
-    @Param({"8192"})
-    public int bufferSize;
-
-    /** {@code loopback}, or {@code veth} (needs the namespace of {@link Netns}). */
-    @Param({"loopback"})
-    public String net;
-
-    private ServerProcess server;
-    private Client client;
-    private byte[] msg;
 
     /**
      * Starts the server process and connects.
@@ -52,25 +35,7 @@ public class NetThroughput {
      */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        server = ServerProcess.start(Peer.of(peer), "sink", net, bufferSize);
-        client = Client.connect(Peer.of(peer), false, server.host, server.port, bufferSize);
-        msg = new byte[size];
-        java.util.Arrays.fill(msg, (byte) 'y');
-    }
-
-    /**
-     * Closes the connection; the server then ends.
-     *
-     * @throws Exception if closing fails
-     */
-    @TearDown(Level.Trial)
-    public void tearDown() throws Exception {
-        try {
-            client.flush();
-            client.close();
-        } finally {
-            server.close();
-        }
+        start(peer, "sink");
     }
 
     /**

@@ -1,7 +1,6 @@
 package org.ysuite.bench.report;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatFactory;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -50,7 +44,6 @@ import org.ysuite.bench.net.Peer;
  */
 final class NetReportRunner {
 
-    private static final String JSON = "jmh-result.json";
     private static final String LOG = "jmh.log";
     private static final String NET = "^org\\.ysuite\\.bench\\.net\\.";
 
@@ -155,29 +148,11 @@ final class NetReportRunner {
         long start = System.nanoTime();
         List<RunResult> all = new ArrayList<>();
         List<Result> results = new ArrayList<>();
-        Path logFile = out.resolve(LOG);
-        try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
-            List<Options> runs = plan(mode, streams, veth);
-            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
-                    System.out);
-            runs.forEach(progress::plan);
-            System.out.println("ysuite network report (" + mode.name().toLowerCase(java.util.Locale.ROOT) + " run): "
-                    + progress.total() + " JMH benchmarks, then seed 002; JMH's output goes to " + logFile);
-            try {
-                for (Options o : runs) {
-                    all.addAll(new Runner(o, progress).run());
-                }
-            } catch (RunnerException e) {
-                e.printStackTrace(logStream);
-                System.err.println("a benchmark failed: " + e.getMessage() + " (JMH's output: " + logFile + ")");
-                return 1;
-            }
-            results.addAll(all.stream().map(Result::of).collect(Collectors.toList()));
-            try {
-                results.addAll(clientServer(mode.clientServerMessages, mode == Mode.SMOKE));
-            } catch (Exception e) {
-                e.printStackTrace(logStream);
-                System.err.println("seed 002 failed: " + e + " (" + logFile + ")");
+        Mode m = mode;
+        try {
+            if (!ReportRunner.runJmh(plan(mode, streams, veth), out, "ysuite network report ("
+                    + mode.name().toLowerCase(java.util.Locale.ROOT) + " run), then seed 002", all,
+                    log -> results.addAll(clientServer(m.clientServerMessages, m == Mode.SMOKE)))) {
                 return 1;
             }
         } finally {
@@ -185,7 +160,7 @@ final class NetReportRunner {
                 Netns.tearDown();
             }
         }
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve(JSON).toString()).writeOut(all);
+        results.addAll(0, all.stream().map(Result::of).collect(Collectors.toList()));
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         int cores = Runtime.getRuntime().availableProcessors();
         String machine = "## ysuite network report (" + mode.name().toLowerCase(java.util.Locale.ROOT) + " run)\n\n"
@@ -209,7 +184,7 @@ final class NetReportRunner {
         Files.write(out.resolve("results.csv"), Csv.of(results).getBytes(StandardCharsets.UTF_8));
         System.out.println();
         System.out.println(md);
-        System.out.println("Written to " + out.toAbsolutePath() + ": " + JSON + ", results.csv, report.md, machine.md, "
+        System.out.println("Written to " + out.toAbsolutePath() + ": jmh-result.json, results.csv, report.md, machine.md, "
                 + LOG + (charts.isEmpty() ? "" : ", " + String.join(", ", charts)));
         return 0;
     }

@@ -17,7 +17,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
@@ -135,31 +134,59 @@ public final class ReportRunner {
         String loadBefore = loadAverage();
         long start = System.nanoTime();
         List<Options> runs = plan(mode, include, cores);
-        Path logFile = out.resolve(LOG);
         List<RunResult> all = new ArrayList<>();
-        try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
-            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
-                    System.out);
-            runs.forEach(progress::plan);
-            System.out.println("ysuite report (" + name(mode) + " run): " + progress.total()
-                    + " benchmarks; JMH's output goes to " + logFile);
-            try {
-                for (Options o : runs) {
-                    all.addAll(new Runner(o, progress).run());
-                }
-            } catch (RunnerException e) {
-                e.printStackTrace(logStream);
-                System.err.println("a benchmark failed: " + e.getMessage() + " (JMH's output: " + logFile + ")");
-                return 1;
-            }
+        if (!runJmh(runs, out, "ysuite report (" + name(mode) + " run)", all, null)) {
+            return 1;
         }
-        // JMH writes the raw results of every run as one JSON document
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve(JSON).toString()).writeOut(all);
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         String machine = machine(mode, cores, loadBefore, loadAverage(), seconds);
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
         render(out, machine, all.stream().map(Result::of).collect(Collectors.toList()));
         return 0;
+    }
+
+    /** Something to run after JMH, with JMH's log open (for its failure). */
+    interface After {
+        /**
+         * Runs.
+         *
+         * @param log JMH's log, to print a failure into
+         * @throws Exception if it fails
+         */
+        void run(PrintStream log) throws Exception;
+    }
+
+    /**
+     * Runs JMH {@code runs} with one progress line per benchmark on the terminal and JMH's own
+     * output in {@code out/jmh.log}, then {@code after} (if any), and writes JMH's raw results as
+     * {@code out/jmh-result.json}.
+     *
+     * @return {@code false} (after saying so) if a benchmark or {@code after} failed
+     */
+    static boolean runJmh(List<Options> runs, Path out, String title, List<RunResult> all, After after)
+            throws IOException {
+        Path logFile = out.resolve(LOG);
+        try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
+            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+                    System.out);
+            runs.forEach(progress::plan);
+            System.out.println(title + ": " + progress.total() + " benchmarks; JMH's output goes to " + logFile);
+            try {
+                for (Options o : runs) {
+                    all.addAll(new Runner(o, progress).run());
+                }
+                if (after != null) {
+                    after.run(logStream);
+                }
+            } catch (Exception e) {
+                e.printStackTrace(logStream);
+                System.err.println("a benchmark failed: " + e + " (JMH's output: " + logFile + ")");
+                return false;
+            }
+        }
+        // JMH writes the raw results of every run as one JSON document
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve(JSON).toString()).writeOut(all);
+        return true;
     }
 
     private static int usage(String problem) {
