@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke run of every ysuite-bench benchmark: one fork, no warmup, one 100 ms iteration each,
+# Smoke run of every ysuite-bench benchmark (then of the network section, report net --smoke): one fork, no warmup, one 100 ms iteration each,
 # under -prof gc, with reduced message-size and batch-size parameter lists. It checks that every
 # benchmark still runs (none can rot); the figures mean nothing. Exits non-zero if any benchmark
 # fails (JMH fail-on-error). The terminal shows one progress line per benchmark and the tables; JMH's
@@ -24,4 +24,13 @@ fi
 test -s "$OUT/jmh-result.json"
 test -s "$OUT/results.csv"
 test -s "$OUT/jmh.log"
+# The network section (seeds 003, 004, 002): one short iteration per peer, the client in this JVM
+# (forks 0), each server in its own JVM, loopback only, seed 002 with 1000 messages.
+if ! timeout 300 java -jar "$JAR" report net --smoke --out "$OUT/net"; then
+  echo "ysuite-bench network smoke: FAILED; the end of JMH's output follows" >&2
+  tail -n 200 "$OUT/net/jmh.log" >&2 || true
+  exit 1
+fi
+test -s "$OUT/net/results.csv"
+test -s "$OUT/net/report.md"
 echo "ysuite-bench smoke: OK"

@@ -17,7 +17,6 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
@@ -27,7 +26,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code java -jar ysuite-bench.jar report [--smoke|--quick|--full] [--out DIR] [--from DIR]
- * [--include REGEX]}:
+ * [--include REGEX]} ({@code report net ...} runs the network section instead: {@link NetReportRunner}):
  * runs the curated seed set through JMH's {@link Runner} API (every run with {@code -prof gc}),
  * reads the scores from the {@link RunResult}s it returns, prints the seed-style tables with the
  * ratios of each y-suite row to every peer of the same run, and writes into the results folder
@@ -92,6 +91,9 @@ public final class ReportRunner {
      */
     public static int run(String[] args) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        if (args.length > 0 && "net".equals(args[0])) {
+            return NetReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         Mode mode = Mode.QUICK;
         Path out = Paths.get("results");
         Path from = null;
@@ -139,31 +141,59 @@ public final class ReportRunner {
             System.out.println("VirtualThreads left out: it needs JDK " + VIRTUAL_THREADS_JDK
                     + "+, this is JDK " + Runtime.version().feature() + " (run the report with a newer java)");
         }
-        Path logFile = out.resolve(LOG);
         List<RunResult> all = new ArrayList<>();
-        try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
-            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
-                    System.out);
-            runs.forEach(progress::plan);
-            System.out.println("ysuite report (" + name(mode) + " run): " + progress.total()
-                    + " benchmarks; JMH's output goes to " + logFile);
-            try {
-                for (Options o : runs) {
-                    all.addAll(new Runner(o, progress).run());
-                }
-            } catch (RunnerException e) {
-                e.printStackTrace(logStream);
-                System.err.println("a benchmark failed: " + e.getMessage() + " (JMH's output: " + logFile + ")");
-                return 1;
-            }
+        if (!runJmh(runs, out, "ysuite report (" + name(mode) + " run)", all, null)) {
+            return 1;
         }
-        // JMH writes the raw results of every run as one JSON document
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve(JSON).toString()).writeOut(all);
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         String machine = machine(mode, cores, loadBefore, loadAverage(), seconds);
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
         render(out, machine, all.stream().map(Result::of).collect(Collectors.toList()));
         return 0;
+    }
+
+    /** Something to run after JMH, with JMH's log open (for its failure). */
+    interface After {
+        /**
+         * Runs.
+         *
+         * @param log JMH's log, to print a failure into
+         * @throws Exception if it fails
+         */
+        void run(PrintStream log) throws Exception;
+    }
+
+    /**
+     * Runs JMH {@code runs} with one progress line per benchmark on the terminal and JMH's own
+     * output in {@code out/jmh.log}, then {@code after} (if any), and writes JMH's raw results as
+     * {@code out/jmh-result.json}.
+     *
+     * @return {@code false} (after saying so) if a benchmark or {@code after} failed
+     */
+    static boolean runJmh(List<Options> runs, Path out, String title, List<RunResult> all, After after)
+            throws IOException {
+        Path logFile = out.resolve(LOG);
+        try (PrintStream logStream = new PrintStream(Files.newOutputStream(logFile), true, StandardCharsets.UTF_8)) {
+            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+                    System.out);
+            runs.forEach(progress::plan);
+            System.out.println(title + ": " + progress.total() + " benchmarks; JMH's output goes to " + logFile);
+            try {
+                for (Options o : runs) {
+                    all.addAll(new Runner(o, progress).run());
+                }
+                if (after != null) {
+                    after.run(logStream);
+                }
+            } catch (Exception e) {
+                e.printStackTrace(logStream);
+                System.err.println("a benchmark failed: " + e + " (JMH's output: " + logFile + ")");
+                return false;
+            }
+        }
+        // JMH writes the raw results of every run as one JSON document
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, out.resolve(JSON).toString()).writeOut(all);
+        return true;
     }
 
     private static int usage(String problem) {
@@ -271,7 +301,7 @@ public final class ReportRunner {
                 + "- run time: " + seconds + " s\n";
     }
 
-    private static String cpuModel() {
+    static String cpuModel() {
         try {
             for (String line : Files.readAllLines(Paths.get("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {
@@ -284,7 +314,7 @@ public final class ReportRunner {
         return System.getProperty("os.arch");
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
             return f[0] + " / " + f[1] + " / " + f[2];

@@ -1,0 +1,90 @@
+package org.ysuite.bench.net;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Seed 002's client/server test, in two JVM processes: this one (the client) and a
+ * {@link NetServer}. Two-way: a request of two ints answered by one int (their sum, checked);
+ * one-way: one int, no answer, then an empty message after which the server prints how many it
+ * counted. The rate is the messages over the wall-clock time ({@link System#nanoTime()}) from the
+ * first send to the last answer (two-way) or to the server's report of the last message (one-way).
+ * A warm-up pass of {@code n / 10} messages runs first on the same connection, untimed.
+ *
+ * <p>{@code java -cp ysuite-bench.jar org.ysuite.bench.net.ClientServer <peer> <twoway|oneway> [n [loopback|veth]]}
+ */
+public final class ClientServer {
+
+    private ClientServer() {
+    }
+
+    /**
+     * Runs the test for one peer and prints {@code <peer> <mode> <n> <msgs/s>}.
+     *
+     * @param args {@code <peer> <twoway|oneway> [n [loopback|veth]]}
+     * @throws Exception if the run fails
+     */
+    public static void main(String[] args) throws Exception {
+        Peer peer = Peer.of(args[0]);
+        boolean twoWay = "twoway".equals(args[1]);
+        int n = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
+        String net = args.length > 3 ? args[3] : "loopback";
+        System.out.printf(java.util.Locale.ROOT, "%s %s %d %.0f%n", peer.param(), args[1], n,
+                measure(peer, twoWay, n, net));
+    }
+
+    /**
+     * Runs {@code n} messages (after an untimed warm-up of {@code n / 10}).
+     *
+     * @param peer the transport
+     * @param twoWay request/reply, or one-way
+     * @param n how many messages
+     * @param net {@code loopback} or {@code veth}
+     * @return messages per second
+     * @throws Exception if the run fails or an answer is wrong
+     */
+    public static double measure(Peer peer, boolean twoWay, int n, String net) throws Exception {
+        try (ServerProcess server = ServerProcess.start(peer, twoWay ? "sum" : "sink", net,
+                org.ysuite.netty.MessageStream.DEFAULT_BUFFER_SIZE)) {
+            Client client = Client.connect(peer, twoWay, server.host, server.port,
+                    org.ysuite.netty.MessageStream.DEFAULT_BUFFER_SIZE);
+            try {
+                int warm = Math.max(1, n / 10);
+                run(client, server, twoWay, warm, warm);
+                long t0 = System.nanoTime();
+                run(client, server, twoWay, n, (long) warm + n);
+                long ns = System.nanoTime() - t0;
+                return n * 1e9 / ns;
+            } finally {
+                client.close();
+            }
+        }
+    }
+
+    private static void run(Client client, ServerProcess server, boolean twoWay, int n, long total)
+            throws Exception {
+        byte[] msg = new byte[8];
+        byte[] reply = new byte[NetServer.MAX];
+        ByteBuffer m = ByteBuffer.wrap(msg);
+        ByteBuffer r = ByteBuffer.wrap(reply);
+        if (twoWay) {
+            for (int i = 0; i < n; i++) {
+                m.putInt(0, i).putInt(4, 7);
+                int len = client.request(msg, 8, reply);
+                if (len != 4 || r.getInt(0) != i + 7) {
+                    throw new IllegalStateException("wrong answer to request " + i + ": " + len + " bytes, " + r.getInt(0));
+                }
+            }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            m.putInt(0, i);
+            client.send(msg, 4);
+        }
+        client.send(msg, 0); // the end marker
+        client.flush();
+        long counted = server.awaitEnd();
+        if (counted != total) {
+            throw new IllegalStateException("the server counted " + counted + " messages, not " + total);
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package org.ysuite.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+import org.ysuite.bench.net.Peer;
+
+/**
+ * The network section's tables (seed 003: throughput, Mb/s, density and latency against the
+ * message size, the buffer-size sweep; seed 004: independent streams; seed 002: client/server),
+ * the ratios of the ysuite rows to the peers of the same run, the issue's targets, and the charts.
+ */
+final class NetReport {
+
+    private final List<Result> results;
+    private final int cores;
+    private final StringBuilder out = new StringBuilder();
+
+    NetReport(List<Result> results, int cores) {
+        this.results = results;
+        this.cores = cores;
+    }
+
+    private List<Result> rows(String scenario, Predicate<Result> p) {
+        return results.stream().filter(r -> r.scenario.equals(scenario)).filter(p).collect(Collectors.toList());
+    }
+
+    /** The one-stream, 8 KiB-buffer rows of a scenario on {@code net}. */
+    private Map<Integer, Map<Peer, Result>> bySize(String scenario, String net) {
+        Map<Integer, Map<Peer, Result>> m = new TreeMap<>();
+        for (Result r : rows(scenario, r -> r.threads == 1 && net.equals(r.param("net"))
+                && ("8192".equals(r.param("bufferSize")) || !"ysuite".equals(r.param("peer"))))) {
+            m.computeIfAbsent(r.intParam("size"), k -> new TreeMap<>()).put(Peer.of(r.param("peer")), r);
+        }
+        return m;
+    }
+
+    private static double rate(Result r) {
+        return r == null ? Double.NaN : r.throughput();
+    }
+
+    private static double ratio(double a, double b) {
+        return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? Double.NaN : a / b;
+    }
+
+    String render(String header) {
+        out.append(header);
+        for (String net : nets()) {
+            throughput(net);
+            latency(net);
+        }
+        bufferSweep();
+        streams();
+        clientServer();
+        targets();
+        return out.toString();
+    }
+
+    private TreeSet<String> nets() {
+        TreeSet<String> nets = new TreeSet<>(Comparator.comparing((String n) -> !"loopback".equals(n)).thenComparing(n -> n));
+        results.stream().map(r -> r.param("net")).filter(n -> n != null).forEach(nets::add);
+        return nets;
+    }
+
+    private void throughput(String net) {
+        Map<Integer, Map<Peer, Result>> m = bySize("net.NetThroughput", net);
+        if (m.isEmpty()) {
+            return;
+        }
+        out.append("\n### Seed 003: throughput, one stream, ").append(net)
+                .append(" (ysuite buffer 8 KiB; msgs/s per peer)\n\n| size [B] | ysuite density [ns/msg] | ysuite [Mb/s] |");
+        for (Peer p : Peer.values()) {
+            out.append(' ').append(p.label()).append(" |");
+        }
+        out.append(" ysuite / JeroMQ | ysuite / Netty writeAndFlush | ysuite / raw TCP | ysuite alloc [B/msg] |\n|");
+        for (int i = 0; i < Peer.values().length + 7; i++) {
+            out.append("---:|");
+        }
+        out.append('\n');
+        m.forEach((size, row) -> {
+            Result y = row.get(Peer.YSUITE);
+            out.append("| ").append(size).append(" | ").append(y == null ? "" : Report.fmtDensity(y.density))
+                    .append(" | ").append(y == null ? "" : Report.fmtRate(Report.mbps(size, y.density))).append(" |");
+            for (Peer p : Peer.values()) {
+                out.append(' ').append(Report.fmtRate(rate(row.get(p)))).append(" |");
+            }
+            out.append(' ').append(Report.fmtRatio(ratio(rate(y), rate(row.get(Peer.JEROMQ)))))
+                    .append(" | ").append(Report.fmtRatio(ratio(rate(y), rate(row.get(Peer.NETTY_FLUSH)))))
+                    .append(" | ").append(Report.fmtRatio(ratio(rate(y), rate(row.get(Peer.TCP)))))
+                    .append(" | ").append(y == null ? "" : Report.fmtAlloc(y.allocPerMsg)).append(" |\n");
+        });
+        out.append("\nThroughput is measured at the sending application thread; every path is bounded (windows, socket"
+                + " buffers, JeroMQ's high-water mark, Netty's writability), so it runs at the receiver's pace. The"
+                + " servers are separate JVMs; Netty's and JeroMQ's servers consume on their I/O thread, ysuite's and raw"
+                + " TCP's hand each message to (or read it on) an application thread. Alloc is -prof gc's"
+                + " gc.alloc.rate.norm of the client JVM: the application thread and its event loop together.\n");
+    }
+
+    private void latency(String net) {
+        Map<Integer, Map<Peer, Result>> m = bySize("net.NetLatency", net);
+        if (m.isEmpty()) {
+            return;
+        }
+        out.append("\n### Seed 003: latency (one-way = round trip / 2, µs), ").append(net).append("\n\n| size [B] |");
+        Peer[] peers = {Peer.YSUITE, Peer.TCP, Peer.JEROMQ, Peer.NETTY_FLUSH};
+        for (Peer p : peers) {
+            out.append(' ').append(p.label()).append(" |");
+        }
+        out.append(" ysuite / JeroMQ REQ/REP | ysuite / raw TCP |\n|");
+        for (int i = 0; i < peers.length + 3; i++) {
+            out.append("---:|");
+        }
+        out.append('\n');
+        m.forEach((size, row) -> {
+            out.append("| ").append(size).append(" |");
+            for (Peer p : peers) {
+                Result r = row.get(p);
+                out.append(' ').append(r == null ? "" : String.format(Locale.ROOT, "%.1f", r.density / 2000)).append(" |");
+            }
+            Result y = row.get(Peer.YSUITE);
+            out.append(' ').append(Report.fmtRatio(ratio(dens(y), dens(row.get(Peer.JEROMQ)))))
+                    .append(" | ").append(Report.fmtRatio(ratio(dens(y), dens(row.get(Peer.TCP))))).append(" |\n");
+        });
+    }
+
+    private static double dens(Result r) {
+        return r == null ? Double.NaN : r.density;
+    }
+
+    private void bufferSweep() {
+        List<Result> rows = rows("net.NetThroughput", r -> r.threads == 1 && "ysuite".equals(r.param("peer"))
+                && r.intParam("size") == 6 && "loopback".equals(r.param("net")));
+        if (rows.size() < 2) {
+            return;
+        }
+        rows.sort(Comparator.comparingInt(r -> r.intParam("bufferSize")));
+        out.append("\n### Seed 003: ysuite buffer size (the batch cap), 6-byte messages, loopback\n\n"
+                + "| buffer [B] | density [ns/msg] | throughput [msgs/s] | [Mb/s] |\n|---:|---:|---:|---:|\n");
+        for (Result r : rows) {
+            out.append("| ").append(r.param("bufferSize")).append(" | ").append(Report.fmtDensity(r.density))
+                    .append(" | ").append(Report.fmtRate(r.throughput())).append(" | ")
+                    .append(Report.fmtRate(Report.mbps(6, r.density))).append(" |\n");
+        }
+    }
+
+    private void streams() {
+        List<Result> rows = rows("net.NetThroughput", r -> "loopback".equals(r.param("net"))
+                && "8192".equals(r.param("bufferSize")) && ("ysuite".equals(r.param("peer")) || "tcp".equals(r.param("peer"))));
+        Map<String, List<Result>> groups = new TreeMap<>();
+        for (Result r : rows) {
+            groups.computeIfAbsent(r.param("peer") + " " + r.param("size"), k -> new ArrayList<>()).add(r);
+        }
+        groups.values().removeIf(g -> g.stream().noneMatch(r -> r.threads > 1));
+        if (groups.isEmpty()) {
+            return;
+        }
+        out.append("\n### Seed 004: independent streams (each its own connection, server process and event loops),"
+                + " loopback\n\n| peer | size [B] | streams | aggregate [msgs/s] | aggregate [Mb/s] | per-stream density [ns/msg] |"
+                + "\n|---|---:|---:|---:|---:|---:|\n");
+        groups.forEach((k, g) -> {
+            g.sort(Comparator.comparingInt(r -> r.threads));
+            for (Result r : g) {
+                double agg = r.threads * r.throughput();
+                out.append("| ").append(r.param("peer")).append(" | ").append(r.param("size")).append(" | ")
+                        .append(r.threads).append(" | ").append(Report.fmtRate(agg)).append(" | ")
+                        .append(Report.fmtRate(agg * r.intParam("size") * 8 / 1e6)).append(" | ")
+                        .append(Report.fmtDensity(r.density)).append(" |\n");
+            }
+        });
+        out.append("\nThis machine has ").append(cores).append(" cores: one stream already uses four threads (two per"
+                + " side) plus the servers' JVMs, so more streams cannot show scaling here; the harness takes the"
+                + " stream count as a parameter (--streams N) for bigger machines.\n");
+    }
+
+    private void clientServer() {
+        List<Result> rows = rows("net.ClientServer", r -> true);
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<Peer, Map<String, Result>> m = new TreeMap<>();
+        for (Result r : rows) {
+            m.computeIfAbsent(Peer.of(r.param("peer")), k -> new TreeMap<>()).put(r.method, r);
+        }
+        out.append("\n### Seed 002: client and server in two JVMs, ").append(rows.get(0).param("messages"))
+                .append(" messages, loopback\n\n| peer | two-way [requests/s] | one-way [msgs/s] |\n|---|---:|---:|\n");
+        m.forEach((p, r) -> out.append("| ").append(p.label()).append(" | ")
+                .append(Report.fmtRate(rate(r.get("twoway")))).append(" | ")
+                .append(Report.fmtRate(rate(r.get("oneway")))).append(" |\n"));
+        out.append("\nTwo-way: a request of two ints answered by their sum; one-way: one int per message, then an empty"
+                + " message after which the server reports its count (checked). Wall-clock over the whole run, after an"
+                + " untimed warm-up of a tenth of it on the same connection.\n");
+    }
+
+    private void targets() {
+        out.append("\n### Targets (loopback, one stream, ratios within this run)\n\n| target | measured | met |\n|---|---|---|\n");
+        Map<Integer, Map<Peer, Result>> t = bySize("net.NetThroughput", "loopback");
+        for (int size : new int[] {6, 64}) {
+            Map<Peer, Result> row = t.get(size);
+            if (row == null) {
+                continue;
+            }
+            double j = ratio(rate(row.get(Peer.YSUITE)), rate(row.get(Peer.JEROMQ)));
+            double n = ratio(rate(row.get(Peer.YSUITE)), rate(row.get(Peer.NETTY_FLUSH)));
+            target("throughput " + size + " B >= 1.0x JeroMQ PUSH/PULL", j, j >= 1.0);
+            target("throughput " + size + " B >= 1.5x Netty writeAndFlush", n, n >= 1.5);
+        }
+        Map<Peer, Result> big = t.get(65536);
+        if (big != null) {
+            double r = ratio(rate(big.get(Peer.YSUITE)), rate(big.get(Peer.TCP)));
+            target("64 KiB >= 0.8x raw TCP bandwidth", r, r >= 0.8);
+        }
+        Map<Integer, Map<Peer, Result>> l = bySize("net.NetLatency", "loopback");
+        l.forEach((size, row) -> {
+            if (size <= 4096) {
+                double j = ratio(dens(row.get(Peer.YSUITE)), dens(row.get(Peer.JEROMQ)));
+                double tcp = ratio(dens(row.get(Peer.YSUITE)), dens(row.get(Peer.TCP)));
+                target("latency " + size + " B <= 1.0x JeroMQ REQ/REP", j, j <= 1.0);
+                target("latency " + size + " B <= 1.3x raw TCP", tcp, tcp <= 1.3);
+            }
+        });
+        Map<String, Map<Peer, Result>> cs = new TreeMap<>();
+        for (Result r : rows("net.ClientServer", x -> true)) {
+            cs.computeIfAbsent(r.method, k -> new TreeMap<>()).put(Peer.of(r.param("peer")), r);
+        }
+        if (cs.containsKey("twoway")) {
+            double r = ratio(rate(cs.get("twoway").get(Peer.YSUITE)), rate(cs.get("twoway").get(Peer.JEROMQ)));
+            target("seed 002 two-way >= 1.0x JeroMQ REQ/REP", r, r >= 1.0);
+        }
+        if (cs.containsKey("oneway")) {
+            double r = ratio(rate(cs.get("oneway").get(Peer.YSUITE)), rate(cs.get("oneway").get(Peer.JEROMQ)));
+            target("seed 002 one-way >= 1.0x JeroMQ PUSH/PULL", r, r >= 1.0);
+        }
+        out.append("\nThe 0 B/op target is for the application side; -prof gc measures the whole client JVM (see the"
+                + " alloc column), so a non-zero figure there may be the event loop's.\n");
+    }
+
+    private void target(String what, double measured, boolean met) {
+        out.append("| ").append(what).append(" | ").append(Report.fmtRatio(measured)).append(" | ")
+                .append(Double.isNaN(measured) ? "not measured" : met ? "yes" : "no").append(" |\n");
+    }
+
+    List<String> charts(Path dir) throws IOException {
+        List<String> written = new ArrayList<>();
+        for (String net : nets()) {
+            chart(dir, written, "net-throughput-" + net, "Seed 003 throughput vs message size (" + net + ")", "msgs/s",
+                    bySize("net.NetThroughput", net), Result::throughput, false);
+            chart(dir, written, "net-mbps-" + net, "Seed 003 throughput vs message size, Mb/s (" + net + ")", "Mb/s",
+                    bySize("net.NetThroughput", net), r -> Report.mbps(r.intParam("size"), r.density), true);
+            chart(dir, written, "net-latency-" + net, "Seed 003 one-way latency vs message size (" + net + ")", "µs",
+                    bySize("net.NetLatency", net), r -> r.density / 2000, false);
+        }
+        return written;
+    }
+
+    private static void chart(Path dir, List<String> written, String name, String title, String yTitle,
+                              Map<Integer, Map<Peer, Result>> m, ToDoubleFunction<Result> y, boolean logY)
+            throws IOException {
+        if (m.size() < 2) {
+            return;
+        }
+        XYChart c = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle("message size [bytes]")
+                .yAxisTitle(yTitle).build();
+        c.getStyler().setXAxisLogarithmic(true);
+        c.getStyler().setYAxisLogarithmic(logY);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        for (Peer p : Peer.values()) {
+            List<Map.Entry<Integer, Result>> pts = m.entrySet().stream().filter(e -> e.getValue().containsKey(p))
+                    .map(e -> Map.entry(e.getKey(), e.getValue().get(p))).collect(Collectors.toList());
+            if (!pts.isEmpty()) {
+                c.addSeries(p.label(), pts.stream().mapToDouble(e -> e.getKey()).toArray(),
+                        pts.stream().mapToDouble(e -> y.applyAsDouble(e.getValue())).toArray());
+            }
+        }
+        BitmapEncoder.saveBitmap(c, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        written.add(name + ".png");
+    }
+}
