@@ -115,6 +115,8 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        // Loaded here, not at the first write or read: a class load in a virtual thread can pin.
+        SideGuard.preload();
     }
 
     /** Frees the off-heap memory; called once, when neither side can touch it. */

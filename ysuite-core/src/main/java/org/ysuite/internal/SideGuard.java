@@ -60,6 +60,14 @@ public final class SideGuard {
     }
 
     /**
+     * Does nothing; calling it loads and initialises this class. A pipe calls it when its class
+     * is initialised (where the pipe is built), so that no first write or read, possibly in a
+     * virtual thread, loads a class: a class load in a virtual thread can pin its carrier.
+     */
+    public static void preload() {
+    }
+
+    /**
      * Tells whether a word says the guarded object is closed (or closing).
      *
      * @param word a side's word
