@@ -97,16 +97,12 @@ final class NetReportRunner {
         boolean veth = true;
         try {
             for (int i = 0; i < args.length; i++) {
+                ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
+                if (flag != null) {
+                    mode = Mode.valueOf(flag.name()); // the same three modes, with network run lengths
+                    continue;
+                }
                 switch (args[i]) {
-                    case "--smoke":
-                        mode = Mode.SMOKE;
-                        break;
-                    case "--quick":
-                        mode = Mode.QUICK;
-                        break;
-                    case "--full":
-                        mode = Mode.FULL;
-                        break;
                     case "--out":
                         out = Paths.get(args[++i]);
                         break;

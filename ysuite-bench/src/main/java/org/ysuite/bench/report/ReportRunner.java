@@ -72,6 +72,20 @@ public final class ReportRunner {
         final int forks;
         final int headlineForks;
 
+        /** The mode a command-line flag names ({@code --smoke}, {@code --quick}, {@code --full}), or null. */
+        static Mode ofFlag(String arg) {
+            switch (arg) {
+                case "--smoke":
+                    return SMOKE;
+                case "--quick":
+                    return QUICK;
+                case "--full":
+                    return FULL;
+                default:
+                    return null;
+            }
+        }
+
         Mode(int warmups, int warmupMs, int iterations, int iterationMs, int forks, int headlineForks) {
             this.warmups = warmups;
             this.warmupMs = warmupMs;
@@ -100,16 +114,12 @@ public final class ReportRunner {
         String include = null;
         try {
             for (int i = 0; i < args.length; i++) {
+                Mode flag = Mode.ofFlag(args[i]);
+                if (flag != null) {
+                    mode = flag;
+                    continue;
+                }
                 switch (args[i]) {
-                    case "--smoke":
-                        mode = Mode.SMOKE;
-                        break;
-                    case "--quick":
-                        mode = Mode.QUICK;
-                        break;
-                    case "--full":
-                        mode = Mode.FULL;
-                        break;
                     case "--out":
                         out = Paths.get(args[++i]);
                         break;
