@@ -23,7 +23,9 @@ package org.ysuite;
  *   found during the spin       the messages came later: no dense stream   delay = delay / 2
  *   the reader went to sleep    sparse traffic                             delay = 0
  * </pre>
- * capped at {@value #MAX_PAUSES} pauses (a few microseconds on x86). A ping-pong and sparse
+ * capped at {@value #MAX_PAUSES} pauses (a few microseconds on x86), and always zero for a reader
+ * whose {@link WaitPolicy} allows no spin ({@code purePark()}, or any policy in a virtual thread,
+ * whose carrier the pauses would hold). A ping-pong and sparse
  * traffic therefore never pay the delay; a saturated stream is drained in batches of tens to
  * hundreds. The delay only spaces a reader's loads out: it adds no memory access and changes no
  * ordering, so the pipe's protocol and its proofs are untouched.

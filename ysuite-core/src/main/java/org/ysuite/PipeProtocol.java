@@ -199,7 +199,9 @@ abstract class PipeProtocol extends PipePad3 {
         if (seen == front) {
             seen = spinThenSleep();
         } else {
-            batchPauses = seen == CLOSED ? 0
+            // No delay where the policy allows no spin (purePark, a virtual thread): the pauses
+            // would spin on a carrier, or in a reader asked never to spin.
+            batchPauses = seen == CLOSED || readerPolicy.spins() == 0 ? 0
                     : BatchDelay.afterLook(delay, itemsBetween(front, seen));
         }
         if (seen == CLOSED) {

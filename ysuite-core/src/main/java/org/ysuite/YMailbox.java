@@ -211,15 +211,16 @@ public final class YMailbox<T> {
         if (rounds.noneAwake()) {
             return 0; // every pipe is asleep: only a signal can bring news
         }
+        WaitPolicy policy = readerPolicy;
+        int limit = policy.spins();
         int delay = batchPauses;
         BatchDelay.pause(delay); // lets a dense stream arrive as one batch (see BatchDelay)
         int n = rounds.drain(writers, handler, false);
         if (n > 0) {
-            batchPauses = BatchDelay.afterLook(delay, n);
+            // No delay where the policy allows no spin (purePark, a virtual thread).
+            batchPauses = limit == 0 ? 0 : BatchDelay.afterLook(delay, n);
             return n;
         }
-        WaitPolicy policy = readerPolicy;
-        int limit = policy.spins();
         for (int spin = 1; spin <= limit; spin++) {
             Thread.onSpinWait();
             n = rounds.drain(writers, handler, false);

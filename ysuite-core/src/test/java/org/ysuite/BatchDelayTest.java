@@ -46,8 +46,20 @@ class BatchDelayTest {
     }
 
     @Test
+    void aReaderThatMayNotSpinNeverPauses() {
+        YPipe<Integer> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
+        for (int round = 0; round < 3; round++) {
+            pipe.write(1);
+            pipe.write(2);
+            pipe.flush();
+            assertEquals(2, pipe.readBatch(x -> { }));
+            assertEquals(0, pipe.batchPauses, "purePark: two items at the first look, still no delay");
+        }
+    }
+
+    @Test
     void anOffHeapReaderCountsRecordsNotBytes() {
-        try (OffHeapYPipe pipe = new OffHeapYPipe(4096, WaitPolicy.purePark(), WaitPolicy.purePark())) {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(4096, WaitPolicy.defaultPolicy(), WaitPolicy.purePark())) {
             byte[] big = new byte[1000];
             pipe.write(big);
             pipe.flush();
