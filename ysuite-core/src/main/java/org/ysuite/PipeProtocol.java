@@ -29,8 +29,8 @@ abstract class PipeReaderPositions extends PipePad1 {
     long front;
     /** Reader: end of what the reader has prefetched. */
     long r;
-    /** Reader: how long the reader spins on c before it swaps in ASLEEP. */
-    WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
+    /** Reader: how long the reader spins on c before it swaps in ASLEEP (set by the constructor). */
+    WaitPolicy readerPolicy;
     /** Reader: pauses before its first look at c after a batch ({@link BatchDelay}). */
     int batchPauses;
 }
@@ -201,7 +201,7 @@ abstract class PipeProtocol extends PipePad3 {
         } else {
             // No delay where the policy allows no spin (purePark, a virtual thread): the pauses
             // would spin on a carrier, or in a reader asked never to spin.
-            batchPauses = seen == CLOSED || readerPolicy.spins() == 0 ? 0
+            batchPauses = seen == CLOSED || readerPolicy.neverSpins() ? 0
                     : BatchDelay.afterLook(delay, itemsBetween(front, seen));
         }
         if (seen == CLOSED) {

@@ -33,9 +33,14 @@ import java.lang.invoke.MethodType;
  *       {@value #DEFAULT_SPINS} ({@link #defaultPolicy()}), a few microseconds on current x86
  *       parts;</li>
  *   <li>{@link #purePark()}: no spin at all; the seed's "worst case" measures it;</li>
- *   <li>{@link #adaptive()}: spins up to {@value #DEFAULT_SPINS} rounds while spinning recently
- *       paid off, and shrinks its spin towards zero while waits keep ending in a park (sparse
- *       traffic costs no spinning CPU).</li>
+ *   <li>{@link #adaptive()}: spins up to {@value #DEFAULT_SPINS} rounds while spinning pays off
+ *       or nearly does, and shrinks its spin to zero while waits keep ending in long parks, so
+ *       sparse traffic costs no spinning CPU (see {@code docs/performance.md}, "Sparse traffic").
+ *       It is not the default because of a ping-pong whose two peers both use it: once both
+ *       have parked a few times in a row (at start-up, after a pause), each reply needs a
+ *       wake-up, which takes longer than any spin, both spins shrink to zero and the pair stays
+ *       asleep, at the park/unpark round trip instead of the spin's. A fixed spin on either side
+ *       gets the pair back to spinning.</li>
  * </ul>
  *
  * <p>A policy is used by the one thread that waits on the object it was given to (a pipe's
@@ -151,6 +156,17 @@ public abstract class WaitPolicy {
     }
 
     /**
+     * Tells whether no wait under this policy on the calling thread ever spins: the policy never
+     * does ({@link #purePark()}), or the thread is virtual and {@link #virtualThreadSpins()} is
+     * {@code 0}. Unlike {@link #spins()} it starts no wait (an adaptive policy learns nothing).
+     *
+     * @return {@code true} if waits park at once
+     */
+    final boolean neverSpins() {
+        return maxSpins() == 0 || VIRTUAL_THREAD_SPINS == 0 && isVirtual(Thread.currentThread());
+    }
+
+    /**
      * The policy's own limit for the wait that starts now, before the virtual-thread cap.
      *
      * @return rounds, {@code >= 0}
@@ -263,17 +279,21 @@ public abstract class WaitPolicy {
     }
 
     /**
-     * Spins as long as recent spins paid off: a wait that caught its event while spinning keeps
-     * (and grows back to) the full limit; each wait that spun its whole limit and parked halves
-     * the limit, down to zero; a run of parks then costs no spinning at all. A zero limit is tried
-     * again every {@value #PROBE_EVERY} waits with one full spin, so a stream that becomes dense
-     * again is noticed.
+     * Spins as long as spinning recently paid off: a wait that caught its event while spinning
+     * doubles the limit (up to the maximum, and at least twice the rounds it took); every
+     * {@value #PARKS_PER_HALVING}th park in a row halves it, down to zero, so a run of parks
+     * (sparse traffic) soon costs no spinning at all while an odd park among paying spins (a
+     * descheduled peer, a pause of the sender) costs nothing. A zero limit is tried again every
+     * {@value #PROBE_EVERY} waits with one full spin, so a stream that becomes dense again is
+     * noticed.
      */
     static final class AdaptiveSpin extends WaitPolicy {
         static final int PROBE_EVERY = 64;
+        static final int PARKS_PER_HALVING = 4;
         private final int maxSpins;
-        /** Plain: written and read by the one waiting thread; a racy read is only a hint. */
+        /** Plain fields: written and read by the one waiting thread; a racy read is only a hint. */
         private int limit;
+        private int parksInARow;
         private int parksAtZero;
 
         AdaptiveSpin(int maxSpins) {
@@ -298,13 +318,18 @@ public abstract class WaitPolicy {
 
         @Override
         public void spun(int rounds) {
-            // The spin paid off: spin at least twice as long as it took, up to the maximum.
-            limit = Math.min(maxSpins, Math.max(limit, 2 * rounds + 1));
+            // The spin paid off: spin twice as long next time, and at least twice as long as it
+            // took, up to the maximum (long arithmetic: no overflow near Integer.MAX_VALUE).
+            parksInARow = 0;
+            limit = (int) Math.min(maxSpins, 2L * Math.max(limit, rounds) + 1);
         }
 
         @Override
         public void parked() {
-            limit >>>= 1;
+            if (++parksInARow >= PARKS_PER_HALVING) {
+                parksInARow = 0;
+                limit >>>= 1;
+            }
         }
 
         @Override

@@ -40,7 +40,7 @@ public class PollOverhead {
         /** Which signaler. */
         @Param({Wake.SEMAPHORE, Wake.POLLSET, Wake.SOCKETPAIR, Wake.EVENTFD})
         public String signaler;
-        /** Spin iterations before parking (0 = pure park). */
+        /** The waiting policy ({@link Wake#policy(int)}): 0 is pure park, 200 the default. */
         @Param({"0", "200"})
         public int spin;
 

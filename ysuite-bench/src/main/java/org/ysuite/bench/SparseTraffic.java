@@ -196,17 +196,18 @@ public class SparseTraffic {
 
     // ------------------------------------------------------------------ y-suite
 
-    /** YPipe + YSemaphore with the given policy for the pipe's reader and the semaphore. */
+    /** YPipe + YSemaphore, each waiting as its own instance of the given policy. */
     public abstract static class YPipeStream extends Stream {
         YPipe<Stamp> pipe;
         YSemaphore wake;
 
+        /** A new policy of the row's kind: one for the pipe's reader, one for the semaphore. */
         abstract WaitPolicy policy();
 
         @Override
         void open() {
             pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy());
-            wake = new YSemaphore();
+            wake = new YSemaphore(policy());
         }
 
         @Override
@@ -234,7 +235,7 @@ public class SparseTraffic {
         }
     }
 
-    /** The adaptive policy. */
+    /** The adaptive policy (a new one for each waiting side). */
     @State(Scope.Benchmark)
     public static class YPipeAdaptiveStream extends YPipeStream {
         @Override

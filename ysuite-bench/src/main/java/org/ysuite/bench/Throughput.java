@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
 import org.ysuite.OffHeapYPipe;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YSemaphore;
@@ -85,7 +85,7 @@ public class Throughput {
         @Setup(Level.Trial)
         public void setup() {
             pipe = new YPipe<>();
-            wake = Wake.create(signaler, Signaler.DEFAULT_SPIN_ITERATIONS);
+            wake = Wake.create(signaler, WaitPolicy.DEFAULT_SPINS);
             window = new Window(Msg.WINDOW);
             CountingSink<Long> sink = new CountingSink<>();
             consumer = Partner.start("ypipe-reader", () -> {

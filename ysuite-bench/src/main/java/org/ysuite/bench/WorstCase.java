@@ -36,7 +36,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
-import org.ysuite.WaitPolicy;
 import org.ysuite.YPipe;
 import org.ysuite.bench.support.Msg;
 import org.ysuite.bench.support.Partner;
@@ -67,7 +66,7 @@ public class WorstCase {
         /** Signaler: YPollset ("with poll"), YSemaphore ("without poll"), YSocketPair. */
         @Param({Wake.POLLSET, Wake.SEMAPHORE, Wake.SOCKETPAIR, Wake.EVENTFD})
         public String signaler;
-        /** Spin iterations before parking: 0 is pure park, 200 the default spin-then-park. */
+        /** The waiting policy ({@link Wake#policy(int)}): 0 is pure park, 200 the default. */
         @Param({"0", "200"})
         public int spin;
 
@@ -81,9 +80,8 @@ public class WorstCase {
         public void setup() {
             // The pipes' readers wait as the signalers do: "pure park" parks at its first empty
             // look, so the receiver really is asleep each time (the seed's worst case).
-            WaitPolicy policy = WaitPolicy.spinThenPark(spin);
-            ping = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy);
-            pong = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy);
+            ping = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, Wake.policy(spin));
+            pong = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, Wake.policy(spin));
             echoWake = Wake.create(signaler, spin);
             mainWake = Wake.create(signaler, spin);
             echo = Partner.start("ypipe-echo", () -> {

@@ -357,7 +357,9 @@ final class Report {
     }
 
     private void target(String what, String goal, double measured, boolean met, String detail) {
-        out.append("| ").append(what).append(" | ").append(goal).append(" | ").append(fmtRatio(measured))
+        out.append("| ").append(what).append(" | ").append(goal).append(" | ")
+                .append(goal.endsWith("x") || Double.isNaN(measured) ? fmtRatio(measured)
+                        : String.format(java.util.Locale.ROOT, "%.2f", measured))
                 .append(" | ").append(Double.isNaN(measured) ? "not measured" : goal.equals("none") ? "context"
                         : met ? "met" : "**missed**")
                 .append(" | ").append(detail).append(" |\n");
@@ -467,6 +469,10 @@ final class Report {
             target("sparse 10^4 msgs/s: default policy's reader CPU, % of a core (not a ratio)", "<= 5",
                     cpu, cpu <= 5, sparseDefault.label);
             if (sparseJctools != null) {
+                double cpuRatio = cpu / sparseJctools.secondary("readerCpuPercent");
+                target("(context) sparse 10^4 msgs/s: default policy's reader CPU / JCTools' blocking queue's",
+                        "none", cpuRatio, true, String.format(java.util.Locale.ROOT, "%.2f %% vs %.2f %%",
+                                cpu, sparseJctools.secondary("readerCpuPercent")));
                 double ratio = sparseDefault.secondary("latencyNs") / sparseJctools.secondary("latencyNs");
                 target("sparse 10^4 msgs/s: default policy's latency / JCTools' blocking queue's", "<= 1.00x",
                         ratio, ratio <= 1.0, fmtDensity(sparseDefault.secondary("latencyNs")) + " ns vs "

@@ -142,7 +142,9 @@ final class Result {
         }
         String spin = params.get("spin");
         if (spin != null) {
-            b.append("0".equals(spin) ? " (pure park)" : " (spin " + spin + ")");
+            b.append("0".equals(spin) ? " (pure park)"
+                    : String.valueOf(org.ysuite.WaitPolicy.DEFAULT_SPINS).equals(spin) ? " (default policy)"
+                    : " (spin " + spin + ")");
         }
         Map<String, String> rest = new TreeMap<>(params);
         rest.remove("signaler");

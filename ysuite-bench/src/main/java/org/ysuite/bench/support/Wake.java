@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.function.IntConsumer;
 import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
 import org.ysuite.YSocketPair;
@@ -25,22 +26,35 @@ public abstract class Wake implements Closeable {
     public static final String EVENTFD = "eventfd";
 
     /**
+     * The waiting policy a benchmark's {@code spin} parameter names: {@code 0} is
+     * {@link WaitPolicy#purePark()}, {@link WaitPolicy#DEFAULT_SPINS} the
+     * {@link WaitPolicy#defaultPolicy() default} policy, any other count a fixed spin.
+     *
+     * @param spin the parameter, {@code >= 0}
+     * @return the policy
+     */
+    public static WaitPolicy policy(int spin) {
+        return spin == WaitPolicy.DEFAULT_SPINS ? WaitPolicy.defaultPolicy() : WaitPolicy.spinThenPark(spin);
+    }
+
+    /**
      * Creates the named signaler.
      *
      * @param kind one of the constants of this class
-     * @param spin spin iterations before parking ({@link Signaler#PURE_PARK} = park at once)
+     * @param spin its owner's {@link #policy(int) waiting policy}, as a spin count
      * @return the signaler
      */
     public static Wake create(String kind, int spin) {
+        WaitPolicy policy = policy(spin);
         switch (kind) {
             case SEMAPHORE:
-                return new Semaphore(new YSemaphore(spin));
+                return new Semaphore(new YSemaphore(policy));
             case POLLSET:
-                return new Pollset(new YPollset(spin));
+                return new Pollset(new YPollset(policy));
             case SOCKETPAIR:
-                return new SocketPair(SocketPairs.socketPair(spin));
+                return new SocketPair(new YSocketPair(YSocketPair.Kind.SOCKETPAIR, policy));
             case EVENTFD:
-                return new SocketPair(SocketPairs.eventFd(spin));
+                return new SocketPair(new YSocketPair(YSocketPair.Kind.EVENTFD, policy));
             default:
                 throw new IllegalArgumentException("unknown signaler: " + kind);
         }

@@ -133,7 +133,7 @@ class ReportTest {
         String md = new Report(rs, 2).render("");
         assertTrue(md.contains("worst case, pure park: YPipe + YSemaphore (pure park) / JVM park/unpark floor "
                 + "| <= 1.05x | 1.05x | met"), md);
-        assertFalse(md.contains("(spin 200) / JVM park/unpark floor"), md);
+        assertFalse(md.contains("(default policy) / JVM park/unpark floor"), md);
     }
 
     @Test
