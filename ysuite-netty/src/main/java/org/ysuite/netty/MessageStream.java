@@ -8,8 +8,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.IoEventLoop;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Objects;
@@ -97,16 +95,6 @@ public final class MessageStream implements AutoCloseable {
     /** Bytes the loop drains from the writers in one go before it lets its other work run. */
     private static final int DRAIN_BUDGET = 1 << 20;
 
-    private static final VarHandle STALLED;
-
-    static {
-        try {
-            STALLED = MethodHandles.lookup().findVarHandle(MessageStream.class, "stalled", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** What a {@link Writer#send} does when its outbound window is full. */
     public enum OnFull {
         /** Wait until the event loop has drained room (interruptible). */
@@ -143,8 +131,8 @@ public final class MessageStream implements AutoCloseable {
     /** Copy-on-write under {@link #writersLock}; {@code null} once the loop has released them. */
     private Writer[] writers = new Writer[0];
 
-    /** 1 while the loop is waiting for the reader to free inbound room (see {@link #consumed()}). */
-    private volatile int stalled;
+    /** The loop's stall for inbound room and the reader's resume (see {@link InboundStall}). */
+    private final InboundStall inboundStall = new InboundStall();
     /** Set by the loop when no more inbound messages will come (after its last flush). */
     private volatile boolean inboundDone;
     /** Why the connection failed, or null; written before inboundDone / the pipes' close. */
@@ -452,15 +440,13 @@ public final class MessageStream implements AutoCloseable {
     /**
      * Reader thread, after it consumed: restarts the loop's reading if it stopped for room.
      *
-     * <p>Dekker with {@link StreamHandler#stall}: the reader publishes its consumption (the pipe's
-     * release CAS of head), then reads {@code stalled}; the loop writes {@code stalled = 1}, then
-     * reads head (its claim retry). The full fences make each store-then-load sequentially
-     * consistent, so either the loop's retry sees the room, or this read sees the flag and resumes
-     * the loop. The CAS lets one resume through per stall.
+     * <p>Dekker with {@link StreamHandler#stall}, the argument in {@link InboundStall}: the reader
+     * publishes its consumption (the pipe's read publishes head), then loads the stall flag; the
+     * loop stores the flag, then loads head (its claim retry). Either the loop's retry sees the
+     * room, or this call takes the flag (one CAS per stall) and resumes the loop.
      */
     private void consumed() {
-        VarHandle.fullFence();
-        if (stalled != 0 && STALLED.compareAndSet(this, 1, 0)) {
+        if (inboundStall.consumed()) {
             try {
                 loop.execute(resumeTask);
             } catch (RejectedExecutionException e) {
@@ -732,7 +718,8 @@ public final class MessageStream implements AutoCloseable {
     // ------------------------------------------------------------------------------------------
 
     /** The channel handler; every method runs on the event loop thread. */
-    private final class StreamHandler extends ChannelDuplexHandler implements OffHeapYPipe.MessageHandler {
+    private final class StreamHandler extends ChannelDuplexHandler implements OffHeapYPipe.MessageHandler,
+            InboundStall.Room {
         private ChannelHandlerContext ctx;
         /** Writers with flushed messages the loop has not drained (not writable, or budget spent). */
         private final ArrayDeque<Writer> pendingWriters = new ArrayDeque<>();
@@ -980,18 +967,23 @@ public final class MessageStream implements AutoCloseable {
                     pendingLength = header;
                 }
                 if (!claim()) {
-                    stall();
-                    if (!claim()) {
+                    // The window is full. Let the reader see everything first, otherwise it could
+                    // sleep on a pipe it cannot see is full; then declare the stall and retry (the
+                    // Dekker pair with consumed(), see InboundStall). If the retry claims after
+                    // the reader took the stall, its resume finds the loop not paused (or paused
+                    // by a later stall, which it retries): harmless.
+                    flushInbound();
+                    if (inboundStall.stall(this) == InboundStall.PAUSE) {
                         paused = true;
                         channel.config().setAutoRead(false);
                         return false;
                     }
-                    STALLED.compareAndSet(MessageStream.this, 1, 0); // room after all
                 }
             }
         }
 
-        private boolean claim() {
+        @Override
+        public boolean claim() {
             int idx = inbound.claim(pendingLength);
             if (idx < 0) {
                 return false;
@@ -1001,13 +993,6 @@ public final class MessageStream implements AutoCloseable {
             claimRemaining = pendingLength;
             pendingLength = -1;
             return true;
-        }
-
-        /** The inbound window is full: let the reader see everything, then ask it for a resume. */
-        private void stall() {
-            flushInbound(); // otherwise the reader could sleep on a pipe it cannot see is full
-            stalled = 1;
-            VarHandle.fullFence(); // see consumed(): store stalled, then load head (the retry)
         }
 
         /** The reader freed room after a stall: decode the held input, then read again. */
