@@ -36,7 +36,9 @@ import org.ysuite.YSemaphore;
  * then drains everything flushed so far into buffers of at most {@link Builder#bufferSize} bytes
  * and hands each full buffer, and the last partial one, to the socket with one
  * {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it reaches the buffer
- * size (seed 003's "ØMQ buffer size"; frames may straddle buffers).
+ * size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message whose rest, once the
+ * batch buffer is empty, is at least a buffer long goes to the socket in one buffer of its own
+ * (as ØMQ's encoder does), not in buffer-sized writes.
  *
  * <h2>Inbound</h2>
  * The loop decodes frames straight into a second {@link OffHeapYPipe} (the inbound window; a
@@ -839,6 +841,16 @@ public final class MessageStream implements AutoCloseable {
             int pos = offset;
             int end = offset + length;
             while (pos < end) {
+                if (chunk == null && end - pos >= bufferSize) {
+                    // The batch buffer is empty and the rest of this message would fill it at
+                    // least once (ØMQ's encoder makes the same choice): the rest goes in one
+                    // buffer of its own, one copy and one write, not bufferSize-sized writes (a
+                    // 64 KiB message took eight 8 KiB writes and syscalls, see docs/network.md).
+                    // Order: every earlier byte was handed to the channel before this write, all
+                    // on this loop thread.
+                    sendWhole(buffer, pos, end - pos);
+                    break;
+                }
                 c = chunk();
                 int n = Math.min(end - pos, c.writableBytes());
                 buffer.limit(pos + n).position(pos);
@@ -859,6 +871,14 @@ public final class MessageStream implements AutoCloseable {
             if (chunk != null && !chunk.isWritable()) {
                 sendChunk();
             }
+        }
+
+        /** The rest of a long message to the socket in one buffer: one write and one flush. */
+        private void sendWhole(ByteBuffer buffer, int pos, int n) {
+            ByteBuf whole = ctx.alloc().directBuffer(n, n);
+            buffer.limit(pos + n).position(pos);
+            whole.writeBytes(buffer);
+            ctx.writeAndFlush(whole, ctx.voidPromise());
         }
 
         /** One batch to the socket: one write and one flush. */
