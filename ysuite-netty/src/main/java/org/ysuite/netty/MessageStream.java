@@ -85,8 +85,13 @@ public final class MessageStream implements AutoCloseable {
 
     /** The default {@link Builder#bufferSize}: {@value} bytes, as in seed 003's runs. */
     public static final int DEFAULT_BUFFER_SIZE = 8192;
-    /** The default window (ring capacity) of each direction: {@value} bytes. */
-    public static final int DEFAULT_WINDOW = 1 << 18;
+    /**
+     * The default window (ring capacity) of each direction: {@value} bytes, sixteen messages of
+     * the default maximum length. (With 256 KiB, a stream of 64 KiB messages fitted three per
+     * window: the writer waited for room and the inbound side stalled every few messages, each a
+     * thread hand-off; see docs/network.md.) Off-heap, per writer and per stream's inbound side.
+     */
+    public static final int DEFAULT_WINDOW = 1 << 20;
     /** The default {@link Builder#maxMessageLength}: {@value} bytes. */
     public static final int DEFAULT_MAX_MESSAGE_LENGTH = 1 << 16;
     /** The smallest {@link Builder#bufferSize}: {@value} bytes. */

@@ -86,7 +86,7 @@ public final class TwoJvmPeer {
     }
 
     private static int flood(MessageStream s) throws Exception {
-        String[] writerEnd = {"still running after 60 s"};
+        String[] writerEnd = {"still running 30 s after the reader ended"};
         Thread writer = new Thread(() -> {
             try {
                 MessageStream.Writer out = s.newWriter();
@@ -118,7 +118,7 @@ public final class TwoJvmPeer {
         } catch (IOException e) {
             readerEnd = e.getClass().getName() + ": " + e.getMessage();
         }
-        writer.join(60_000);
+        writer.join(30_000);
         System.out.println("READER " + readerEnd);
         System.out.println("WRITER " + writerEnd[0]);
         System.out.println("RECEIVED " + in.count());

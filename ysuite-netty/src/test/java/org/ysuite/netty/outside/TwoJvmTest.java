@@ -95,6 +95,13 @@ class TwoJvmTest {
             return l;
         }
 
+        /** What the child printed so far (waiting at most a second for its exit). */
+        List<String> printed() throws InterruptedException {
+            process.waitFor(1, TimeUnit.SECONDS);
+            lines.drainTo(seen);
+            return seen;
+        }
+
         /** Waits for the child's exit and returns its status, failing loudly on a hang. */
         int exit() throws InterruptedException {
             if (!process.waitFor(CHILD_SECONDS, TimeUnit.SECONDS)) {
@@ -214,6 +221,9 @@ class TwoJvmTest {
                 }
             } catch (InterruptedException e) {
                 fail("no echo for " + budget + " s (received " + in.count() + " of " + count + ")");
+            } catch (IOException e) {
+                throw new AssertionError("the connection failed after " + in.count() + " of " + count
+                        + " echoes; the child printed " + child.printed(), e);
             } finally {
                 watchdog.interrupt();
             }
