@@ -8,8 +8,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.IoEventLoop;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Objects;
@@ -38,7 +36,9 @@ import org.ysuite.YSemaphore;
  * then drains everything flushed so far into buffers of at most {@link Builder#bufferSize} bytes
  * and hands each full buffer, and the last partial one, to the socket with one
  * {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it reaches the buffer
- * size (seed 003's "ØMQ buffer size"; frames may straddle buffers).
+ * size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message whose rest, once the
+ * batch buffer is empty, is at least a buffer long goes to the socket in one buffer of its own
+ * (as ØMQ's encoder does), not in buffer-sized writes.
  *
  * <h2>Inbound</h2>
  * The loop decodes frames straight into a second {@link OffHeapYPipe} (the inbound window; a
@@ -85,8 +85,13 @@ public final class MessageStream implements AutoCloseable {
 
     /** The default {@link Builder#bufferSize}: {@value} bytes, as in seed 003's runs. */
     public static final int DEFAULT_BUFFER_SIZE = 8192;
-    /** The default window (ring capacity) of each direction: {@value} bytes. */
-    public static final int DEFAULT_WINDOW = 1 << 18;
+    /**
+     * The default window (ring capacity) of each direction: {@value} bytes, sixteen messages of
+     * the default maximum length. (With 256 KiB, a stream of 64 KiB messages fitted three per
+     * window: the writer waited for room and the inbound side stalled every few messages, each a
+     * thread hand-off; see docs/network.md.) Off-heap, per writer and per stream's inbound side.
+     */
+    public static final int DEFAULT_WINDOW = 1 << 20;
     /** The default {@link Builder#maxMessageLength}: {@value} bytes. */
     public static final int DEFAULT_MAX_MESSAGE_LENGTH = 1 << 16;
     /** The smallest {@link Builder#bufferSize}: {@value} bytes. */
@@ -96,16 +101,6 @@ public final class MessageStream implements AutoCloseable {
 
     /** Bytes the loop drains from the writers in one go before it lets its other work run. */
     private static final int DRAIN_BUDGET = 1 << 20;
-
-    private static final VarHandle STALLED;
-
-    static {
-        try {
-            STALLED = MethodHandles.lookup().findVarHandle(MessageStream.class, "stalled", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** What a {@link Writer#send} does when its outbound window is full. */
     public enum OnFull {
@@ -143,8 +138,8 @@ public final class MessageStream implements AutoCloseable {
     /** Copy-on-write under {@link #writersLock}; {@code null} once the loop has released them. */
     private Writer[] writers = new Writer[0];
 
-    /** 1 while the loop is waiting for the reader to free inbound room (see {@link #consumed()}). */
-    private volatile int stalled;
+    /** The loop's stall for inbound room and the reader's resume (see {@link InboundStall}). */
+    private final InboundStall inboundStall = new InboundStall();
     /** Set by the loop when no more inbound messages will come (after its last flush). */
     private volatile boolean inboundDone;
     /** Why the connection failed, or null; written before inboundDone / the pipes' close. */
@@ -452,15 +447,13 @@ public final class MessageStream implements AutoCloseable {
     /**
      * Reader thread, after it consumed: restarts the loop's reading if it stopped for room.
      *
-     * <p>Dekker with {@link StreamHandler#stall}: the reader publishes its consumption (the pipe's
-     * release CAS of head), then reads {@code stalled}; the loop writes {@code stalled = 1}, then
-     * reads head (its claim retry). The full fences make each store-then-load sequentially
-     * consistent, so either the loop's retry sees the room, or this read sees the flag and resumes
-     * the loop. The CAS lets one resume through per stall.
+     * <p>Dekker with {@link StreamHandler#stall}, the argument in {@link InboundStall}: the reader
+     * publishes its consumption (the pipe's read publishes head), then loads the stall flag; the
+     * loop stores the flag, then loads head (its claim retry). Either the loop's retry sees the
+     * room, or this call takes the flag (one CAS per stall) and resumes the loop.
      */
     private void consumed() {
-        VarHandle.fullFence();
-        if (stalled != 0 && STALLED.compareAndSet(this, 1, 0)) {
+        if (inboundStall.consumed()) {
             try {
                 loop.execute(resumeTask);
             } catch (RejectedExecutionException e) {
@@ -732,7 +725,8 @@ public final class MessageStream implements AutoCloseable {
     // ------------------------------------------------------------------------------------------
 
     /** The channel handler; every method runs on the event loop thread. */
-    private final class StreamHandler extends ChannelDuplexHandler implements OffHeapYPipe.MessageHandler {
+    private final class StreamHandler extends ChannelDuplexHandler implements OffHeapYPipe.MessageHandler,
+            InboundStall.Room {
         private ChannelHandlerContext ctx;
         /** Writers with flushed messages the loop has not drained (not writable, or budget spent). */
         private final ArrayDeque<Writer> pendingWriters = new ArrayDeque<>();
@@ -852,6 +846,16 @@ public final class MessageStream implements AutoCloseable {
             int pos = offset;
             int end = offset + length;
             while (pos < end) {
+                if (chunk == null && end - pos >= bufferSize) {
+                    // The batch buffer is empty and the rest of this message would fill it at
+                    // least once (ØMQ's encoder makes the same choice): the rest goes in one
+                    // buffer of its own, one copy and one write, not bufferSize-sized writes (a
+                    // 64 KiB message took eight 8 KiB writes and syscalls, see docs/network.md).
+                    // Order: every earlier byte was handed to the channel before this write, all
+                    // on this loop thread.
+                    sendWhole(buffer, pos, end - pos);
+                    break;
+                }
                 c = chunk();
                 int n = Math.min(end - pos, c.writableBytes());
                 buffer.limit(pos + n).position(pos);
@@ -872,6 +876,14 @@ public final class MessageStream implements AutoCloseable {
             if (chunk != null && !chunk.isWritable()) {
                 sendChunk();
             }
+        }
+
+        /** The rest of a long message to the socket in one buffer: one write and one flush. */
+        private void sendWhole(ByteBuffer buffer, int pos, int n) {
+            ByteBuf whole = ctx.alloc().directBuffer(n, n);
+            buffer.limit(pos + n).position(pos);
+            whole.writeBytes(buffer);
+            ctx.writeAndFlush(whole, ctx.voidPromise());
         }
 
         /** One batch to the socket: one write and one flush. */
@@ -980,18 +992,23 @@ public final class MessageStream implements AutoCloseable {
                     pendingLength = header;
                 }
                 if (!claim()) {
-                    stall();
-                    if (!claim()) {
+                    // The window is full. Let the reader see everything first, otherwise it could
+                    // sleep on a pipe it cannot see is full; then declare the stall and retry (the
+                    // Dekker pair with consumed(), see InboundStall). If the retry claims after
+                    // the reader took the stall, its resume finds the loop not paused (or paused
+                    // by a later stall, which it retries): harmless.
+                    flushInbound();
+                    if (inboundStall.stall(this) == InboundStall.PAUSE) {
                         paused = true;
                         channel.config().setAutoRead(false);
                         return false;
                     }
-                    STALLED.compareAndSet(MessageStream.this, 1, 0); // room after all
                 }
             }
         }
 
-        private boolean claim() {
+        @Override
+        public boolean claim() {
             int idx = inbound.claim(pendingLength);
             if (idx < 0) {
                 return false;
@@ -1001,13 +1018,6 @@ public final class MessageStream implements AutoCloseable {
             claimRemaining = pendingLength;
             pendingLength = -1;
             return true;
-        }
-
-        /** The inbound window is full: let the reader see everything, then ask it for a resume. */
-        private void stall() {
-            flushInbound(); // otherwise the reader could sleep on a pipe it cannot see is full
-            stalled = 1;
-            VarHandle.fullFence(); // see consumed(): store stalled, then load head (the retry)
         }
 
         /** The reader freed room after a stall: decode the held input, then read again. */
