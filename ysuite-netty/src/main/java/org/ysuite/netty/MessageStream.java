@@ -447,7 +447,7 @@ public final class MessageStream implements AutoCloseable {
     /**
      * Reader thread, after it consumed: restarts the loop's reading if it stopped for room.
      *
-     * <p>Dekker with {@link StreamHandler#stall}, the argument in {@link InboundStall}: the reader
+     * <p>Dekker with {@link InboundStall#stall}, the argument in {@link InboundStall}: the reader
      * publishes its consumption (the pipe's read publishes head), then loads the stall flag; the
      * loop stores the flag, then loads head (its claim retry). Either the loop's retry sees the
      * room, or this call takes the flag (one CAS per stall) and resumes the loop.
