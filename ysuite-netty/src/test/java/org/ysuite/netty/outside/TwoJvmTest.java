@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -191,14 +192,17 @@ class TwoJvmTest {
             }, "sender");
             long start = System.nanoTime();
             sender.start();
-            // a watchdog: a hang fails loudly instead of waiting for the test's timeout
+            // a watchdog: a hang fails loudly instead of waiting for the test's timeout; it waits
+            // for the reader's "done" (or the budget), then interrupts a reader that is not done
             Thread reader = Thread.currentThread();
+            CountDownLatch readerDone = new CountDownLatch(1);
             Thread watchdog = new Thread(() -> {
                 try {
-                    Thread.sleep(TimeUnit.SECONDS.toMillis(budget));
-                    reader.interrupt();
-                } catch (InterruptedException done) {
-                    // the reader finished in time
+                    if (!readerDone.await(budget, TimeUnit.SECONDS)) {
+                        reader.interrupt();
+                    }
+                } catch (InterruptedException e) {
+                    reader.interrupt(); // never expected: fail the reader rather than let it hang
                 }
             }, "watchdog");
             watchdog.setDaemon(true);
@@ -225,7 +229,9 @@ class TwoJvmTest {
                 throw new AssertionError("the connection failed after " + in.count() + " of " + count
                         + " echoes; the child printed " + child.printed(), e);
             } finally {
-                watchdog.interrupt();
+                readerDone.countDown();
+                watchdog.join(TimeUnit.SECONDS.toMillis(10));
+                Thread.interrupted(); // a budget that ran out as the last echo came: not this test's concern
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             join(sender, 60);
