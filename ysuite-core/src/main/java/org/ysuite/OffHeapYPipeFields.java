@@ -7,7 +7,8 @@ import org.ysuite.internal.SideGuard;
 /*
  * The heap fields of OffHeapYPipe, below the ypipe protocol's positions (PipeProtocol), each group
  * on its own cache lines: HotSpot lays fields out superclass first, so the classes below are the
- * layout, top to bottom (padding classes are named ...Pad<n>, the groups by their role).
+ * layout, top to bottom (padding classes are named ...Pad<n>, the groups by their role; why the
+ * padding is bytes: see PipeProtocol).
  *
  * Accessor names say the memory mode first, then the field: getAcquireX, getOpaqueX, setReleaseX,
  * casReleaseX, casAcquireX, casX (volatile), as PipeProtocol's getAcquireC / casReleaseC do.
@@ -15,7 +16,14 @@ import org.ysuite.internal.SideGuard;
 
 /** Padding after the protocol's positions. */
 abstract class OffHeapPad4 extends PipeProtocol {
-    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p4a, p4b, p4c, p4d, p4e, p4f;
+    byte p400, p401, p402, p403, p404, p405, p406, p407, p408, p409, p40a, p40b, p40c, p40d, p40e, p40f,
+            p410, p411, p412, p413, p414, p415, p416, p417, p418, p419, p41a, p41b, p41c, p41d, p41e, p41f,
+            p420, p421, p422, p423, p424, p425, p426, p427, p428, p429, p42a, p42b, p42c, p42d, p42e, p42f,
+            p430, p431, p432, p433, p434, p435, p436, p437, p438, p439, p43a, p43b, p43c, p43d, p43e, p43f,
+            p440, p441, p442, p443, p444, p445, p446, p447, p448, p449, p44a, p44b, p44c, p44d, p44e, p44f,
+            p450, p451, p452, p453, p454, p455, p456, p457, p458, p459, p45a, p45b, p45c, p45d, p45e, p45f,
+            p460, p461, p462, p463, p464, p465, p466, p467, p468, p469, p46a, p46b, p46c, p46d, p46e, p46f,
+            p470, p471, p472, p473, p474, p475, p476, p477, p478, p479, p47a, p47b, p47c, p47d, p47e, p47f;
 }
 
 /** The writer's own fields, and its side's guard word. */
@@ -34,7 +42,14 @@ abstract class OffHeapWriterFields extends OffHeapPad4 {
 
 /** Padding between the writer's fields and the reader's word. */
 abstract class OffHeapPad5 extends OffHeapWriterFields {
-    long p50, p51, p52, p53, p54, p55, p56, p57, p58, p59, p5a, p5b, p5c, p5d, p5e, p5f;
+    byte p500, p501, p502, p503, p504, p505, p506, p507, p508, p509, p50a, p50b, p50c, p50d, p50e, p50f,
+            p510, p511, p512, p513, p514, p515, p516, p517, p518, p519, p51a, p51b, p51c, p51d, p51e, p51f,
+            p520, p521, p522, p523, p524, p525, p526, p527, p528, p529, p52a, p52b, p52c, p52d, p52e, p52f,
+            p530, p531, p532, p533, p534, p535, p536, p537, p538, p539, p53a, p53b, p53c, p53d, p53e, p53f,
+            p540, p541, p542, p543, p544, p545, p546, p547, p548, p549, p54a, p54b, p54c, p54d, p54e, p54f,
+            p550, p551, p552, p553, p554, p555, p556, p557, p558, p559, p55a, p55b, p55c, p55d, p55e, p55f,
+            p560, p561, p562, p563, p564, p565, p566, p567, p568, p569, p56a, p56b, p56c, p56d, p56e, p56f,
+            p570, p571, p572, p573, p574, p575, p576, p577, p578, p579, p57a, p57b, p57c, p57d, p57e, p57f;
 }
 
 /** The reader's word: head, the writer-waiting bit and the reader side's guard, in one long. */
@@ -55,7 +70,14 @@ abstract class OffHeapReaderWord extends OffHeapPad5 {
 
 /** Padding after the reader's word. */
 abstract class OffHeapPad6 extends OffHeapReaderWord {
-    long p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p6a, p6b, p6c, p6d, p6e, p6f;
+    byte p600, p601, p602, p603, p604, p605, p606, p607, p608, p609, p60a, p60b, p60c, p60d, p60e, p60f,
+            p610, p611, p612, p613, p614, p615, p616, p617, p618, p619, p61a, p61b, p61c, p61d, p61e, p61f,
+            p620, p621, p622, p623, p624, p625, p626, p627, p628, p629, p62a, p62b, p62c, p62d, p62e, p62f,
+            p630, p631, p632, p633, p634, p635, p636, p637, p638, p639, p63a, p63b, p63c, p63d, p63e, p63f,
+            p640, p641, p642, p643, p644, p645, p646, p647, p648, p649, p64a, p64b, p64c, p64d, p64e, p64f,
+            p650, p651, p652, p653, p654, p655, p656, p657, p658, p659, p65a, p65b, p65c, p65d, p65e, p65f,
+            p660, p661, p662, p663, p664, p665, p666, p667, p668, p669, p66a, p66b, p66c, p66d, p66e, p66f,
+            p670, p671, p672, p673, p674, p675, p676, p677, p678, p679, p67a, p67b, p67c, p67d, p67e, p67f;
 }
 
 /**

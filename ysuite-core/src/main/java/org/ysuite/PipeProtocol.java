@@ -5,7 +5,14 @@ import java.lang.invoke.VarHandle;
 
 /** Padding before the writer's positions. */
 abstract class PipePad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p00a, p00b, p00c, p00d, p00e, p00f,
+            p010, p011, p012, p013, p014, p015, p016, p017, p018, p019, p01a, p01b, p01c, p01d, p01e, p01f,
+            p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p02a, p02b, p02c, p02d, p02e, p02f,
+            p030, p031, p032, p033, p034, p035, p036, p037, p038, p039, p03a, p03b, p03c, p03d, p03e, p03f,
+            p040, p041, p042, p043, p044, p045, p046, p047, p048, p049, p04a, p04b, p04c, p04d, p04e, p04f,
+            p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p05a, p05b, p05c, p05d, p05e, p05f,
+            p060, p061, p062, p063, p064, p065, p066, p067, p068, p069, p06a, p06b, p06c, p06d, p06e, p06f,
+            p070, p071, p072, p073, p074, p075, p076, p077, p078, p079, p07a, p07b, p07c, p07d, p07e, p07f;
 }
 
 /** The writer's positions: written and read by the writer thread only. */
@@ -20,7 +27,14 @@ abstract class PipeWriterPositions extends PipePad0 {
 
 /** Padding between the writer's and the reader's positions. */
 abstract class PipePad1 extends PipeWriterPositions {
-    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p10a, p10b, p10c, p10d, p10e, p10f,
+            p110, p111, p112, p113, p114, p115, p116, p117, p118, p119, p11a, p11b, p11c, p11d, p11e, p11f,
+            p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p12a, p12b, p12c, p12d, p12e, p12f,
+            p130, p131, p132, p133, p134, p135, p136, p137, p138, p139, p13a, p13b, p13c, p13d, p13e, p13f,
+            p140, p141, p142, p143, p144, p145, p146, p147, p148, p149, p14a, p14b, p14c, p14d, p14e, p14f,
+            p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p15a, p15b, p15c, p15d, p15e, p15f,
+            p160, p161, p162, p163, p164, p165, p166, p167, p168, p169, p16a, p16b, p16c, p16d, p16e, p16f,
+            p170, p171, p172, p173, p174, p175, p176, p177, p178, p179, p17a, p17b, p17c, p17d, p17e, p17f;
 }
 
 /** The reader's positions: written and read by the reader thread only. */
@@ -37,7 +51,14 @@ abstract class PipeReaderPositions extends PipePad1 {
 
 /** Padding between the reader's positions and the shared word. */
 abstract class PipePad2 extends PipeReaderPositions {
-    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+    byte p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p20a, p20b, p20c, p20d, p20e, p20f,
+            p210, p211, p212, p213, p214, p215, p216, p217, p218, p219, p21a, p21b, p21c, p21d, p21e, p21f,
+            p220, p221, p222, p223, p224, p225, p226, p227, p228, p229, p22a, p22b, p22c, p22d, p22e, p22f,
+            p230, p231, p232, p233, p234, p235, p236, p237, p238, p239, p23a, p23b, p23c, p23d, p23e, p23f,
+            p240, p241, p242, p243, p244, p245, p246, p247, p248, p249, p24a, p24b, p24c, p24d, p24e, p24f,
+            p250, p251, p252, p253, p254, p255, p256, p257, p258, p259, p25a, p25b, p25c, p25d, p25e, p25f,
+            p260, p261, p262, p263, p264, p265, p266, p267, p268, p269, p26a, p26b, p26c, p26d, p26e, p26f,
+            p270, p271, p272, p273, p274, p275, p276, p277, p278, p279, p27a, p27b, p27c, p27d, p27e, p27f;
 }
 
 /** The shared word {@code c} and its accessors. */
@@ -86,7 +107,14 @@ abstract class PipeShared extends PipePad2 {
 
 /** Padding after the shared word. */
 abstract class PipePad3 extends PipeShared {
-    long p30, p31, p32, p33, p34, p35, p36, p37, p38, p39, p3a, p3b, p3c, p3d, p3e, p3f;
+    byte p300, p301, p302, p303, p304, p305, p306, p307, p308, p309, p30a, p30b, p30c, p30d, p30e, p30f,
+            p310, p311, p312, p313, p314, p315, p316, p317, p318, p319, p31a, p31b, p31c, p31d, p31e, p31f,
+            p320, p321, p322, p323, p324, p325, p326, p327, p328, p329, p32a, p32b, p32c, p32d, p32e, p32f,
+            p330, p331, p332, p333, p334, p335, p336, p337, p338, p339, p33a, p33b, p33c, p33d, p33e, p33f,
+            p340, p341, p342, p343, p344, p345, p346, p347, p348, p349, p34a, p34b, p34c, p34d, p34e, p34f,
+            p350, p351, p352, p353, p354, p355, p356, p357, p358, p359, p35a, p35b, p35c, p35d, p35e, p35f,
+            p360, p361, p362, p363, p364, p365, p366, p367, p368, p369, p36a, p36b, p36c, p36d, p36e, p36f,
+            p370, p371, p372, p373, p374, p375, p376, p377, p378, p379, p37a, p37b, p37c, p37d, p37e, p37f;
 }
 
 /**
@@ -105,7 +133,11 @@ abstract class PipePad3 extends PipeShared {
  *   closedAt        c just before it became CLOSED (written once, by the closer)
  * </pre>
  * Each group sits on its own cache lines (padding by class layers, which HotSpot lays out
- * superclass first).
+ * superclass first). The padding is 128 {@code byte} fields per layer, not 16 longs: since JDK 15
+ * HotSpot puts a subclass's small fields into holes left in its superclasses' layout, and a layer
+ * of longs leaves a 4-byte hole that the next group's int or reference took (the writer's
+ * {@code backPos} sat on the reader's line, and every write and read paid a cache-line transfer).
+ * Bytes fill every hole themselves; {@code FieldLayoutTest} checks the groups' distances.
  */
 abstract class PipeProtocol extends PipePad3 {
 
