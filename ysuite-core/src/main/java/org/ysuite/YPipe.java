@@ -279,22 +279,45 @@ public final class YPipe<T> extends YPipeSpares {
         return checkReadPositionsAwake() ? drainPrefetched(handler) : 0;
     }
 
-    /** Hands every prefetched item to {@code handler}. */
+    /**
+     * Hands every prefetched item to {@code handler}, a chunk's run at a time: the positions live
+     * in locals while the handler runs and are stored back per chunk and on the way out (also
+     * when the handler throws: the item it was given counts as read).
+     */
+    @SuppressWarnings("unchecked")
     private int drainPrefetched(Consumer<? super T> handler) {
-        long end = r;
-        int n = 0;
+        final long start = front;
+        final long end = r;
+        long at = start; // position of items[pos]
+        int pos = frontPos;
         // Reader-owned plain flag: a handler that read on would move front past end, and this
         // loop would walk into unflushed slots.
         inBatch = true;
         try {
-            while (front != end) {
-                handler.accept(take());
-                n++;
+            while (at != end) {
+                Object[] items = frontChunk.items;
+                int stop = (int) Math.min(items.length, pos + (end - at));
+                while (pos < stop) {
+                    T value = (T) items[pos++];
+                    at++;
+                    handler.accept(value);
+                }
+                if (pos == items.length) {
+                    front = at;
+                    frontPos = pos;
+                    advanceFront();
+                    pos = 0;
+                }
             }
         } finally {
+            front = at;
+            frontPos = pos;
+            if (pos == frontChunk.items.length) {
+                advanceFront(); // the handler threw on a chunk's last item
+            }
             inBatch = false;
         }
-        return n;
+        return (int) (at - start);
     }
 
     /**

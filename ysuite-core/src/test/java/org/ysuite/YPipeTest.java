@@ -238,4 +238,28 @@ class YPipeTest {
         assertEquals(2, pipe.read());
         assertNull(pipe.read());
     }
+
+    @Test
+    void handlerExceptionOnAChunksLastItemLeavesTheRestReadable() {
+        YPipe<Integer> pipe = new YPipe<>(4);
+        for (int i = 0; i < 10; i++) {
+            pipe.write(i);
+        }
+        pipe.flush();
+        for (int edge : new int[] {3, 7}) {
+            assertThrows(IllegalStateException.class, () -> pipe.readBatch(i -> {
+                if (i == edge) {
+                    throw new IllegalStateException("boom at " + edge);
+                }
+            }));
+        }
+        assertTrue(pipe.probe(i -> i == 8));
+        assertEquals(8, pipe.read());
+        List<Integer> rest = new ArrayList<>();
+        assertEquals(1, pipe.readBatch(rest::add));
+        assertEquals(List.of(9), rest);
+        pipe.write(10);
+        pipe.flush();
+        assertEquals(10, pipe.read());
+    }
 }
