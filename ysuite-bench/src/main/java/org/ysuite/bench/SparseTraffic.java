@@ -12,6 +12,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.jctools.queues.MpscBlockingConsumerArrayQueue;
@@ -200,6 +201,8 @@ public class SparseTraffic {
     public abstract static class YPipeStream extends Stream {
         YPipe<Stamp> pipe;
         YSemaphore wake;
+        /** The reader's handler, made once (a method reference per call would allocate). */
+        private final Consumer<Stamp> deliver = record::receive;
 
         /** A new policy of the row's kind: one for the pipe's reader, one for the semaphore. */
         abstract WaitPolicy policy();
@@ -220,7 +223,7 @@ public class SparseTraffic {
 
         @Override
         void receive() throws InterruptedException {
-            if (pipe.readBatch(record::receive) == 0) {
+            if (pipe.readBatch(deliver) == 0) {
                 wake.await();
             }
         }
