@@ -211,16 +211,18 @@ public final class YMailbox<T> {
         if (rounds.noneAwake()) {
             return 0; // every pipe is asleep: only a signal can bring news
         }
-        WaitPolicy policy = readerPolicy;
-        int limit = policy.spins();
         int delay = batchPauses;
         BatchDelay.pause(delay); // lets a dense stream arrive as one batch (see BatchDelay)
         int n = rounds.drain(writers, handler, false);
         if (n > 0) {
-            // No delay where the policy allows no spin (purePark, a virtual thread).
-            batchPauses = limit == 0 ? 0 : BatchDelay.afterLook(delay, n);
+            // No delay where the policy allows no spin (purePark, a virtual thread). neverSpins(),
+            // not spins(): a look that found messages starts no wait (an adaptive policy would
+            // count it, and spend its probe on it), as in the pipe's checkReadPositions.
+            batchPauses = readerPolicy.neverSpins() ? 0 : BatchDelay.afterLook(delay, n);
             return n;
         }
+        WaitPolicy policy = readerPolicy;
+        int limit = policy.spins();
         for (int spin = 1; spin <= limit; spin++) {
             Thread.onSpinWait();
             n = rounds.drain(writers, handler, false);

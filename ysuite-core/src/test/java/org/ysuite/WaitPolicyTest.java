@@ -79,6 +79,30 @@ class WaitPolicyTest {
         assertEquals(Integer.MAX_VALUE, p.spinLimit(), "no overflow");
     }
 
+    /**
+     * A mailbox look that finds messages starts no wait: an adaptive policy at zero keeps its
+     * count towards the next probe (a look that counted would spend the probe on a reader that
+     * did not wait at all).
+     */
+    @Test
+    void aMailboxLookThatFindsMessagesStartsNoWait() throws InterruptedException {
+        WaitPolicy p = WaitPolicy.adaptive(200);
+        for (int i = 0; i < 8 * WaitPolicy.AdaptiveSpin.PARKS_PER_HALVING; i++) {
+            p.parked();
+        }
+        assertEquals(0, p.spinLimit()); // one wait at zero counted
+        YMailbox<Integer> mailbox = new YMailbox<>(new YPollset(), p);
+        YMailbox.Writer<Integer> writer = mailbox.newWriter();
+        writer.send(0); // the pipe starts asleep: this flush signals, and the poll takes the id
+        assertEquals(1, mailbox.poll(m -> { }));
+        for (int i = 1; i < WaitPolicy.AdaptiveSpin.PROBE_EVERY - 1; i++) {
+            writer.send(i); // the pipe is awake now: the poll's first look over it finds this
+            assertEquals(1, mailbox.poll(m -> { }));
+        }
+        assertEquals(0, p.spinLimit(), "the looks that found messages counted as waits at zero");
+        mailbox.close();
+    }
+
     @Test
     void badArgumentsAreNamed() {
         assertEquals("spins must be >= 0: -1",
