@@ -41,6 +41,14 @@ final class BatchDelay {
     }
 
     /**
+     * Does nothing; calling it loads and initialises this class. A pipe calls it when its class is
+     * initialised, so that no first look, possibly in a virtual thread, loads a class (a class load
+     * in a virtual thread can pin its carrier), as {@code SideGuard.preload()} does.
+     */
+    static void preload() {
+    }
+
+    /**
      * Spends {@code pauses} pauses without touching shared memory.
      *
      * @param pauses how many, {@code >= 0}

@@ -142,9 +142,7 @@ abstract class PipePad3 extends PipeShared {
 abstract class PipeProtocol extends PipePad3 {
 
     static {
-        // Loads BatchDelay with the pipe, not at its reader's first look: a class load in a
-        // virtual thread can pin its carrier.
-        BatchDelay.pause(0);
+        BatchDelay.preload(); // with the pipe, not at its reader's first look
     }
 
     /**

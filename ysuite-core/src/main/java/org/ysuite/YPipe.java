@@ -281,8 +281,8 @@ public final class YPipe<T> extends YPipeSpares {
 
     /**
      * Hands every prefetched item to {@code handler}, a chunk's run at a time: the positions live
-     * in locals while the handler runs and are stored back per chunk and on the way out (also
-     * when the handler throws: the item it was given counts as read).
+     * in locals while the handler runs and are stored back on the way out (also when the handler
+     * throws: the item it was given counts as read).
      */
     @SuppressWarnings("unchecked")
     private int drainPrefetched(Consumer<? super T> handler) {
@@ -303,9 +303,7 @@ public final class YPipe<T> extends YPipeSpares {
                     handler.accept(value);
                 }
                 if (pos == items.length) {
-                    front = at;
-                    frontPos = pos;
-                    advanceFront();
+                    advanceFront(); // reads neither front nor frontPos; the finally stores them
                     pos = 0;
                 }
             }

@@ -34,7 +34,7 @@ public abstract class Wake implements Closeable {
      * @return the policy
      */
     public static WaitPolicy policy(int spin) {
-        return spin == WaitPolicy.DEFAULT_SPINS ? WaitPolicy.defaultPolicy() : WaitPolicy.spinThenPark(spin);
+        return WaitPolicy.spinThenPark(spin); // shares purePark() and defaultPolicy() for 0 and the default
     }
 
     /**
