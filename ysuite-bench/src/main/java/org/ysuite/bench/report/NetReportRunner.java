@@ -53,7 +53,7 @@ final class NetReportRunner {
     /** Run lengths and parameter lists of one mode. */
     enum Mode {
         SMOKE(0, 0, 1, 100, 0, new String[] {"64"}, new String[] {"64"}, new String[] {"8", "8192"}, 1_000),
-        QUICK(2, 300, 3, 500, 1, new String[] {"1", "6", "64", "256", "1024", "4096", "16384", "65536"},
+        QUICK(3, 500, 3, 500, 1, new String[] {"1", "6", "64", "256", "1024", "4096", "16384", "65536"},
                 new String[] {"1", "64", "1024", "4096", "65536"},
                 new String[] {"8", "32", "128", "512", "2048", "8192"}, 100_000),
         FULL(3, 1000, 5, 1000, 1, pow2(0, 16), pow2(0, 16), pow2(3, 13), 1_000_000);
@@ -166,7 +166,7 @@ final class NetReportRunner {
                 + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
                 + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + "\n"
                 + "- jmh: forks " + mode.forks + ", warmup " + mode.warmups + " x " + mode.warmupMs + " ms, measurement "
-                + mode.iterations + " x " + mode.iterationMs + " ms, -prof gc; every server in its own JVM\n"
+                + mode.iterations + " x " + mode.iterationMs + " ms (latency: at least 8 x 1 s and 5 x 1 s), -prof gc; every server in its own JVM\n"
                 + "- seed 002: " + mode.clientServerMessages + " messages per run, client and server in two JVMs\n"
                 + "- " + vethNote + "\n"
                 + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + ReportRunner.loadAverage() + "\n"
@@ -199,7 +199,16 @@ final class NetReportRunner {
         runs.add(options(mode, 1, NET + "NetThroughput\\.").param("peer", peers)
                 .param("size", mode.throughputSizes).param("net", nets).build());
         // seed 003: latency over sizes
-        runs.add(options(mode, 1, NET + "NetLatency\\.").param("size", mode.latencySizes).param("net", nets).build());
+        // (a round trip takes hundreds of µs here, so a time-based warm-up sees few of them: the latency
+        // runs get at least 8 x 1 s of warm-up and 5 x 1 s of measurement, or the code is not compiled yet)
+        ChainedOptionsBuilder latency = options(mode, 1, NET + "NetLatency\\.");
+        if (mode != Mode.SMOKE) {
+            latency.warmupIterations(Math.max(mode.warmups, 8))
+                    .warmupTime(TimeValue.milliseconds(Math.max(mode.warmupMs, 1000)))
+                    .measurementIterations(Math.max(mode.iterations, 5))
+                    .measurementTime(TimeValue.milliseconds(Math.max(mode.iterationMs, 1000)));
+        }
+        runs.add(latency.param("size", mode.latencySizes).param("net", nets).build());
         // seed 003: buffer-size sweep, 6-byte messages, ysuite
         runs.add(options(mode, 1, NET + "NetThroughput\\.").param("peer", "ysuite").param("size", "6")
                 .param("bufferSize", mode.bufferSizes).param("net", "loopback").build());
