@@ -154,6 +154,7 @@ final class Result {
         rest.remove("rate");
         rest.remove("batch");
         rest.remove("bytes");
+        rest.remove("idleMillis");
         rest.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
         return b.toString();
     }
