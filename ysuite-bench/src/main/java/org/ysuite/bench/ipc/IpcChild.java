@@ -7,11 +7,11 @@ import java.nio.file.Paths;
 
 /**
  * The other process of the {@code ipc} benchmarks:
- * {@code IpcChild <transport> <echo|sink> <dir> <ackEvery>}. It connects to the benchmark's end
- * of the link ({@link Links#connect}), prints {@code READY}, and serves on a thread named
- * {@value #READER} (so the benchmark can read that thread's CPU time): {@code echo} sends every
- * message back; {@code sink} counts the messages and, every {@code ackEvery} of them, sends the
- * count back (8 bytes) as the sender's credit. When the benchmark closes its end it prints
+ * {@code IpcChild <transport> <dir> <ackEvery>}. It connects to the benchmark's end of the link
+ * ({@link Links#connect}), prints {@code READY}, and serves on a thread named {@value #READER}
+ * (so the benchmark can read that thread's CPU time): a message whose first byte is
+ * {@link #ECHO} goes back as it is; the others are counted, and every {@code ackEvery} of them
+ * the count goes back (8 bytes) as the sender's credit. When the benchmark closes its end it prints
  * {@code END <count>} and exits 0; on a failure it prints the stack trace and exits 1.
  */
 public final class IpcChild {
@@ -19,43 +19,44 @@ public final class IpcChild {
     /** Name of the serving thread (the idle-CPU benchmark looks it up in {@code /proc}). */
     static final String READER = "ipc-reader";
 
+    /** First byte of a message to echo. */
+    static final byte ECHO = 'E';
+
     private IpcChild() {
     }
 
     /**
      * Runs the child.
      *
-     * @param args {@code <transport> <echo|sink> <dir> <ackEvery>}
+     * @param args {@code <transport> <dir> <ackEvery>}
      * @throws Exception if the serving thread cannot be joined
      */
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: IpcChild <transport> <echo|sink> <dir> <ackEvery>");
+        if (args.length != 3) {
+            System.err.println("usage: IpcChild <transport> <dir> <ackEvery>");
             System.exit(2);
         }
         int[] status = {1};
-        Thread reader = new Thread(() -> status[0] = serve(args[0], args[1], Paths.get(args[2]),
-                Integer.parseInt(args[3]), System.out), READER);
+        Thread reader = new Thread(() -> status[0] = serve(args[0], Paths.get(args[1]),
+                Integer.parseInt(args[2]), System.out), READER);
         reader.start();
         reader.join();
         System.exit(status[0]);
     }
 
-    static int serve(String spec, String mode, Path dir, int ackEvery, PrintStream out) {
+    static int serve(String spec, Path dir, int ackEvery, PrintStream out) {
         long count = 0;
         try (Link link = Links.connect(spec, dir)) {
             out.println("READY");
             out.flush();
             byte[] buf = new byte[Link.MAX_MESSAGE];
-            boolean echo = "echo".equals(mode);
             byte[] ack = new byte[8];
             ByteBuffer ackView = ByteBuffer.wrap(ack);
             int n;
             while ((n = link.receive(buf)) >= 0) {
-                count++;
-                if (echo) {
+                if (n > 0 && buf[0] == ECHO) {
                     link.send(buf, n);
-                } else if (count % ackEvery == 0) {
+                } else if (++count % ackEvery == 0) {
                     ackView.putLong(0, count);
                     link.send(ack, 8);
                 }
@@ -65,7 +66,7 @@ public final class IpcChild {
             out.flush();
             return 0;
         } catch (Exception | Error e) {
-            System.err.println("IpcChild " + spec + " " + mode + ": failed after " + count + " messages");
+            System.err.println("IpcChild " + spec + ": failed after " + count + " counted messages");
             e.printStackTrace();
             return 1;
         }

@@ -21,8 +21,8 @@ import org.ysuite.bench.support.Msg;
 import org.ysuite.bench.support.Transport;
 
 /**
- * What an idle reader costs across processes: the {@link IpcThroughput} child (a counting reader)
- * first receives a burst of {@value #BURST} messages, then nothing for {@code idleMillis} while
+ * What an idle reader costs across processes: the child's reader (see {@link Peers}) first
+ * receives a burst of {@value #BURST} messages, then nothing for {@code idleMillis} while
  * the benchmark's thread sleeps; the secondary results are the CPU time used over that idle
  * period (from {@code /proc/<pid>/task/<tid>/schedstat}, see {@link ProcCpu}) in percent of one
  * core: {@code readerCpuPercent}, the child's reader thread; {@code processCpuPercent}, the whole
@@ -106,7 +106,7 @@ public class IpcIdle {
      */
     @Benchmark
     @Transport(label = "AF_UNIX SocketChannel", kind = Transport.Kind.SOCKET)
-    public void unixSocket(IpcThroughput.Unix s, Period p, Cpu c) throws IOException {
+    public void unixSocket(Peers.Unix s, Period p, Cpu c) throws IOException {
         idle(s, p, c);
     }
 
@@ -120,7 +120,7 @@ public class IpcIdle {
      */
     @Benchmark
     @Transport(label = "Aeron IPC", kind = Transport.Kind.BUSY_SPIN)
-    public void aeron(IpcThroughput.Aeron s, Period p, Cpu c) throws IOException {
+    public void aeron(Peers.Aeron s, Period p, Cpu c) throws IOException {
         idle(s, p, c);
     }
 
@@ -134,7 +134,7 @@ public class IpcIdle {
      */
     @Benchmark
     @Transport(label = "Aeron IPC (sleep 1 ms)", kind = Transport.Kind.POLLING)
-    public void aeronSleeping(IpcThroughput.AeronSleeping s, Period p, Cpu c) throws IOException {
+    public void aeronSleeping(Peers.AeronSleeping s, Period p, Cpu c) throws IOException {
         idle(s, p, c);
     }
 }

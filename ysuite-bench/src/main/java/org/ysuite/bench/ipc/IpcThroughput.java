@@ -38,52 +38,6 @@ public class IpcThroughput {
         public int bytes;
     }
 
-    /** A counting child over an AF_UNIX socket. */
-    @State(Scope.Benchmark)
-    public static class Unix extends Session {
-        @Override
-        protected String transport() {
-            return "unix";
-        }
-
-        @Override
-        protected boolean echo() {
-            return false;
-        }
-    }
-
-    /** A counting child over Aeron IPC, both sides polling with a spinning idle strategy. */
-    @State(Scope.Benchmark)
-    public static class Aeron extends Session {
-        /** Aeron's idle strategy: {@code busyspin} or {@code backoff} (see {@link AeronLink}). */
-        @Param({"busyspin", "backoff"})
-        public String idle;
-
-        @Override
-        protected String transport() {
-            return "aeron:" + idle;
-        }
-
-        @Override
-        protected boolean echo() {
-            return false;
-        }
-    }
-
-    /** A counting child over Aeron IPC, both sides polling every millisecond. */
-    @State(Scope.Benchmark)
-    public static class AeronSleeping extends Session {
-        @Override
-        protected String transport() {
-            return "aeron:sleep1ms";
-        }
-
-        @Override
-        protected boolean echo() {
-            return false;
-        }
-    }
-
     /**
      * Local sockets: AF_UNIX, blocking, one {@code write} per message.
      *
@@ -94,7 +48,7 @@ public class IpcThroughput {
      */
     @Benchmark
     @Transport(label = "AF_UNIX SocketChannel", kind = Transport.Kind.SOCKET)
-    public long unixSocket(Unix s, Size z) throws IOException {
+    public long unixSocket(Peers.Unix s, Size z) throws IOException {
         return s.push(z.bytes);
     }
 
@@ -108,7 +62,7 @@ public class IpcThroughput {
      */
     @Benchmark
     @Transport(label = "Aeron IPC", kind = Transport.Kind.BUSY_SPIN)
-    public long aeron(Aeron s, Size z) throws IOException {
+    public long aeron(Peers.Aeron s, Size z) throws IOException {
         return s.push(z.bytes);
     }
 
@@ -122,7 +76,7 @@ public class IpcThroughput {
      */
     @Benchmark
     @Transport(label = "Aeron IPC (sleep 1 ms)", kind = Transport.Kind.POLLING)
-    public long aeronSleeping(AeronSleeping s, Size z) throws IOException {
+    public long aeronSleeping(Peers.AeronSleeping s, Size z) throws IOException {
         return s.push(z.bytes);
     }
 }

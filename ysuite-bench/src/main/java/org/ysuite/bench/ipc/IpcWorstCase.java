@@ -41,52 +41,6 @@ public class IpcWorstCase {
     /** The message size of the worst case. */
     static final int SIZE = 8;
 
-    /** An echoing child over an AF_UNIX socket. */
-    @State(Scope.Benchmark)
-    public static class Unix extends Session {
-        @Override
-        protected String transport() {
-            return "unix";
-        }
-
-        @Override
-        protected boolean echo() {
-            return true;
-        }
-    }
-
-    /** An echoing child over Aeron IPC, both sides polling with a spinning idle strategy. */
-    @State(Scope.Benchmark)
-    public static class Aeron extends Session {
-        /** Aeron's idle strategy: {@code busyspin} or {@code backoff} (see {@link AeronLink}). */
-        @Param({"busyspin", "backoff"})
-        public String idle;
-
-        @Override
-        protected String transport() {
-            return "aeron:" + idle;
-        }
-
-        @Override
-        protected boolean echo() {
-            return true;
-        }
-    }
-
-    /** An echoing child over Aeron IPC, both sides polling every millisecond. */
-    @State(Scope.Benchmark)
-    public static class AeronSleeping extends Session {
-        @Override
-        protected String transport() {
-            return "aeron:sleep1ms";
-        }
-
-        @Override
-        protected boolean echo() {
-            return true;
-        }
-    }
-
     /**
      * Local sockets: AF_UNIX, blocking, one frame each way.
      *
@@ -97,7 +51,7 @@ public class IpcWorstCase {
     @Benchmark
     @OperationsPerInvocation(2)
     @Transport(label = "AF_UNIX SocketChannel", kind = Transport.Kind.SOCKET)
-    public int unixSocket(Unix s) throws IOException {
+    public int unixSocket(Peers.Unix s) throws IOException {
         return s.pingPong(SIZE);
     }
 
@@ -111,7 +65,7 @@ public class IpcWorstCase {
     @Benchmark
     @OperationsPerInvocation(2)
     @Transport(label = "Aeron IPC", kind = Transport.Kind.BUSY_SPIN)
-    public int aeron(Aeron s) throws IOException {
+    public int aeron(Peers.Aeron s) throws IOException {
         return s.pingPong(SIZE);
     }
 
@@ -125,7 +79,7 @@ public class IpcWorstCase {
     @Benchmark
     @OperationsPerInvocation(2)
     @Transport(label = "Aeron IPC (sleep 1 ms)", kind = Transport.Kind.POLLING)
-    public int aeronSleeping(AeronSleeping s) throws IOException {
+    public int aeronSleeping(Peers.AeronSleeping s) throws IOException {
         return s.pingPong(SIZE);
     }
 

@@ -19,7 +19,9 @@ import org.ysuite.bench.support.Msg;
  * under {@code /dev/shm}, the parent's end, the child, the link), torn down at the trial's end
  * (the parent closes its end, the child sees the end of the stream and exits, the folder is
  * deleted; a child that does not end within 10 s is killed, and one that exits with an error
- * fails the benchmark). A subclass names the transport; the child echoes or counts.
+ * fails the benchmark). A subclass ({@link Peers}) names the transport. The child echoes a
+ * message whose first byte is {@link IpcChild#ECHO} ({@link #pingPong}) and counts the others
+ * ({@link #push}).
  *
  * <p>The sender's credit ({@link #push}): the child acknowledges every {@link #ACK_EVERY}
  * messages with its count, and the sender may be at most {@link Msg#WINDOW} messages ahead of
@@ -36,8 +38,10 @@ public abstract class Session {
     Link link;
     /** The child process. */
     ChildProcess child;
-    /** The message sent (its first {@code length} bytes). */
+    /** The message sent to the counting child (its first {@code length} bytes). */
     final byte[] msg = new byte[Link.MAX_MESSAGE];
+    /** The message the child echoes. */
+    final byte[] echoMsg = new byte[Link.MAX_MESSAGE];
     /** Where replies and acknowledgements are read into. */
     final byte[] reply = new byte[Link.MAX_MESSAGE];
     private final ByteBuffer replyView = ByteBuffer.wrap(reply);
@@ -45,19 +49,25 @@ public abstract class Session {
     private long sent;
     private long acked;
 
+    private final String transport;
+
     /**
-     * The transport ({@link Links} spec, or {@code ysuite:<spins>}).
+     * A session over a transport.
+     *
+     * @param transport the {@link Links} spec, or null if {@link #transport()} is overridden
+     */
+    protected Session(String transport) {
+        this.transport = transport;
+    }
+
+    /**
+     * The transport, as a {@link Links} spec.
      *
      * @return the spec
      */
-    protected abstract String transport();
-
-    /**
-     * Whether the child echoes (the worst case) or counts and acknowledges (throughput, idle).
-     *
-     * @return true for an echoing child
-     */
-    protected abstract boolean echo();
+    protected String transport() {
+        return transport;
+    }
 
     /**
      * Starts the child and connects.
@@ -68,13 +78,13 @@ public abstract class Session {
     @Setup(Level.Trial)
     public void setUp() throws IOException, InterruptedException {
         java.util.Arrays.fill(msg, (byte) 'y');
+        java.util.Arrays.fill(echoMsg, IpcChild.ECHO);
         Path shm = Paths.get("/dev/shm");
         dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Paths.get(System.getProperty("java.io.tmpdir")),
                 "ysuite-ipc-");
         Link.Pending pending = Links.listen(transport(), dir);
         try {
-            child = ChildProcess.start(IpcChild.class, transport(), echo() ? "echo" : "sink", dir.toString(),
-                    Integer.toString(ACK_EVERY));
+            child = ChildProcess.start(IpcChild.class, transport(), dir.toString(), Integer.toString(ACK_EVERY));
             link = pending.accept();
         } catch (IOException | RuntimeException e) {
             pending.close();
@@ -119,7 +129,7 @@ public abstract class Session {
      * @throws IOException if the link fails or the reply has another size
      */
     final int pingPong(int length) throws IOException {
-        link.send(msg, length);
+        link.send(echoMsg, length);
         int n = link.receive(reply);
         if (n != length) {
             throw new IOException("reply of " + n + " bytes to a message of " + length);
