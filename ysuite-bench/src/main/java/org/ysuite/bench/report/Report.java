@@ -364,7 +364,8 @@ final class Report {
             return;
         }
         out.append("\n## Across processes\n\nThe benchmark's JVM is one side, a child JVM (same jar) the other; "
-                + "Aeron's media driver runs embedded in the benchmark's JVM with its default settings.\n");
+                + "Aeron's media driver runs embedded in the benchmark's JVM with its default settings. "
+                + "The alloc column counts every thread of the benchmark's JVM (the Aeron driver's too), not the child's.\n");
         transportTable(of(IPC_WORST), "Across processes, worst case: one 8-byte message bounced between two "
                 + "processes, each side waiting each time (density = one-way time)");
         Result floor = find(r -> r.scenario.equals(IPC_WORST) && r.method.equals("cFutexFloor"));
@@ -374,6 +375,8 @@ final class Report {
             out.append(of(IPC_WORST).stream().filter(r -> r.method.equals("cFutexFloor"))
                     .map(r -> r.label + " " + fmtDensity(r.secondary("floorOneWayNs")) + " ns")
                     .collect(Collectors.joining(", "))).append(".\n");
+        } else if (!of(IPC_WORST).isEmpty()) {
+            out.append("\nNo C futex floor in this run: it needs gcc on the PATH (the runner says when it leaves it out).\n");
         }
         Map<Integer, List<Result>> bySize = new TreeMap<>();
         for (Result r : of(IPC_THROUGHPUT)) {

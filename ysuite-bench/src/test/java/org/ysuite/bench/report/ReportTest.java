@@ -170,6 +170,10 @@ class ReportTest {
         // the per-iteration CPU shares are averaged, not summed over the three iterations
         assertTrue(md.contains("| AF_UNIX SocketChannel | local socket | 0.020 | 0.100 | 0.000 |"), md);
         assertFalse(md.contains("### ipc."), "the ipc rows are not repeated among the other scenarios:\n" + md);
+        assertFalse(md.contains("No C futex floor"), md);
+        String noFloor = new Report(Result.fromJmhJson("[" + result("ipc.IpcWorstCase.unixSocket", "", 30000, 0) + "]"), 2)
+                .render("");
+        assertTrue(noFloor.contains("No C futex floor in this run: it needs gcc"), noFloor);
     }
 
     @Test
