@@ -97,6 +97,20 @@ public class IpcIdle {
     }
 
     /**
+     * SharedYPipe reader, asleep on its futex (it wakes every 100 ms to check its peer).
+     *
+     * @param s state
+     * @param p idle period
+     * @param c CPU shares
+     * @throws IOException if the link fails
+     */
+    @Benchmark
+    @Transport(label = "SharedYPipe", kind = Transport.Kind.YSUITE)
+    public void ysuite(Peers.Ysuite s, Period p, Cpu c) throws IOException {
+        idle(s, p, c);
+    }
+
+    /**
      * AF_UNIX socket reader, blocked in {@code read}.
      *
      * @param s state

@@ -39,6 +39,20 @@ public class IpcThroughput {
     }
 
     /**
+     * y-suite: SharedYPipe, one flush per message; the reader sleeps when it has drained the pipe.
+     *
+     * @param s state
+     * @param z message size
+     * @return messages sent so far
+     * @throws IOException if the link fails
+     */
+    @Benchmark
+    @Transport(label = "SharedYPipe", kind = Transport.Kind.YSUITE)
+    public long ysuite(Peers.Ysuite s, Size z) throws IOException {
+        return s.push(z.bytes);
+    }
+
+    /**
      * Local sockets: AF_UNIX, blocking, one {@code write} per message.
      *
      * @param s state

@@ -42,6 +42,21 @@ public class IpcWorstCase {
     static final int SIZE = 8;
 
     /**
+     * y-suite: a SharedYPipe each way, the reader asleep on its futex each time (pure park), or
+     * spinning first (default policy).
+     *
+     * @param s state
+     * @return the reply's length
+     * @throws IOException if the link fails
+     */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    @Transport(label = "SharedYPipe", kind = Transport.Kind.YSUITE)
+    public int ysuite(Peers.Ysuite s) throws IOException {
+        return s.pingPong(SIZE);
+    }
+
+    /**
      * Local sockets: AF_UNIX, blocking, one frame each way.
      *
      * @param s state

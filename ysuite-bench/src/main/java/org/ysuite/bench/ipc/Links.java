@@ -5,7 +5,8 @@ import java.nio.file.Path;
 
 /**
  * The transports of the {@code ipc} benchmarks, named by a spec string that the benchmark's
- * state and the {@link IpcChild} command line share: {@code unix} (a blocking AF_UNIX
+ * state and the {@link IpcChild} command line share: {@code ysuite:<spins>} (a pair of
+ * {@link org.ysuite.SharedYPipe}s, see {@link YsuiteLink}), {@code unix} (a blocking AF_UNIX
  * {@code SocketChannel}, length-prefixed frames), {@code aeron:busyspin},
  * {@code aeron:backoff} or {@code aeron:sleep1ms} (Aeron IPC with that idle strategy, the
  * media driver embedded in the parent).
@@ -26,6 +27,8 @@ final class Links {
     static Link.Pending listen(String spec, Path dir) throws IOException {
         String[] p = spec.split(":", 2);
         switch (p[0]) {
+            case "ysuite":
+                return YsuiteLink.listen(dir, p.length > 1 ? p[1] : "0");
             case "unix":
                 return UnixLink.listen(dir);
             case "aeron":
@@ -46,6 +49,8 @@ final class Links {
     static Link connect(String spec, Path dir) throws IOException {
         String[] p = spec.split(":", 2);
         switch (p[0]) {
+            case "ysuite":
+                return YsuiteLink.connect(dir, p.length > 1 ? p[1] : "0");
             case "unix":
                 return UnixLink.connect(dir);
             case "aeron":

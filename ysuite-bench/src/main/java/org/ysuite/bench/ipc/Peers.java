@@ -14,6 +14,24 @@ public final class Peers {
     private Peers() {
     }
 
+    /** ysuite: a {@link org.ysuite.SharedYPipe} each way ({@link YsuiteLink}). */
+    @State(Scope.Benchmark)
+    public static class Ysuite extends Session {
+        /** Every side's waiting policy as spins before parking: 0 is pure park, 200 the default. */
+        @Param({"0", "200"})
+        public int spin;
+
+        /** The state. */
+        public Ysuite() {
+            super(null);
+        }
+
+        @Override
+        protected String transport() {
+            return "ysuite:" + spin;
+        }
+    }
+
     /** AF_UNIX socket ({@link UnixLink}). */
     @State(Scope.Benchmark)
     public static class Unix extends Session {
