@@ -177,6 +177,31 @@ class ReportTest {
     }
 
     @Test
+    void acrossProcessesTargetsCompareSharedYPipeWithAeronSocketsAndTheCFloor() {
+        List<Result> rs = Result.fromJmhJson("["
+                + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"8\",\"spin\":\"0\"", 100, 0)
+                + "," + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"1024\",\"spin\":\"0\"", 1, 0)
+                + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"8\",\"idle\":\"busyspin\"", 150, 0)
+                + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"8\",\"idle\":\"backoff\"", 90, 0)
+                + "," + result("ipc.IpcThroughput.unixSocket", "\"bytes\":\"8\"", 1900, 0)
+                + "," + result("ipc.IpcWorstCase.ysuite", "\"spin\":\"0\"", 5400, 0)
+                + "," + result("ipc.IpcWorstCase.ysuite", "\"spin\":\"200\"", 1000, 0)
+                + "," + result("ipc.IpcWorstCase.cFutexFloor", "\"spin\":\"0\"", 4500, 0)
+                + "," + result("ipc.IpcWorstCase.unixSocket", "", 30000, 0)
+                + "," + withGauges("ipc.IpcIdle.ysuite", "\"idleMillis\":\"1000\",\"spin\":\"0\"", 1000,
+                        "readerCpuPercent", "0.05", "processCpuPercent", "0.3", "driverCpuPercent", "0") + "]");
+        assertEquals(Transport.Kind.YSUITE, rs.get(0).kind);
+        String md = new Report(rs, 2).render("");
+        // against Aeron's busy-spin row only (not the faster backoff one), and only at 8 bytes
+        assertTrue(md.contains("throughput 8 B: SharedYPipe (pure park) vs Aeron IPC (busy spin) | >= 1.00x | 1.50x | met"), md);
+        assertTrue(md.contains("throughput 8 B: SharedYPipe (pure park) vs AF_UNIX sockets | >= 20x | 19.00x | **missed**"), md);
+        assertTrue(md.contains("worst case, pure park: SharedYPipe (pure park) / C futex floor | <= 1.20x | 1.20x | met"), md);
+        assertTrue(md.contains("worst case: SharedYPipe (default policy) / AF_UNIX sockets | <= 0.05x | 0.03x | met"), md);
+        assertFalse(md.contains("SharedYPipe (pure park) / AF_UNIX sockets"), md);
+        assertTrue(md.contains("idle: SharedYPipe (pure park) reader CPU, % of a core (not a ratio) | <= 0.1 | 0.05 | met"), md);
+    }
+
+    @Test
     void malformedJsonIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> Result.fromJmhJson("[1, 2"));
         assertThrows(IllegalArgumentException.class, () -> Result.fromJmhJson("[{\"a\" 1}]"));
