@@ -18,7 +18,9 @@ import org.ysuite.SharedYPipe;
  * close, printing
  * {@code Consumer: received <count> messages, <bytes> bytes, crc32 <hex>, in order, <rate> msgs/s}
  * (the rate from the first message to the end). Then it deletes the file. A producer that dies
- * without closing ends it with exit code 1 after it has read every message the producer flushed.
+ * without closing ends it, after it has read every message the producer flushed, with
+ * {@code Consumer: producer gone after <count> messages, every one whole and in order (<why>)}
+ * and exit code 1 (the file is left for a restarted producer to reopen).
  *
  * <pre>
  * java -cp ysuite-examples/target/ysuite-examples.jar org.ysuite.examples.shm.Consumer /dev/shm/ysuite-example
@@ -44,8 +46,7 @@ public final class Consumer {
         try {
             run(System.out, Paths.get(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : 30);
         } catch (PeerGoneException e) {
-            System.out.println("Consumer: " + e.getMessage());
-            System.exit(1);
+            System.exit(1); // run() has said so
         }
     }
 
@@ -56,7 +57,8 @@ public final class Consumer {
      * @param file the producer's pipe file
      * @param waitSeconds how long to wait for the file to appear
      * @return the number of messages received
-     * @throws PeerGoneException if the producer died without closing (after every flushed message was read)
+     * @throws PeerGoneException if the producer died without closing (after every flushed message
+     *     was read; the summary line says how many)
      * @throws Exception if the pipe cannot be opened in time or a message is wrong
      */
     public static long run(PrintStream out, Path file, int waitSeconds) throws Exception {
@@ -67,7 +69,9 @@ public final class Consumer {
         long bytes = 0;
         long start = 0;
         try (SharedYPipe pipe = open(file, waitSeconds)) {
-            while (pipe.awaitMessage()) {                 // false: the producer closed, all was read
+            out.println("Consumer: opened " + file);
+            out.flush();
+            while (awaitMessage(pipe, out, count)) {                 // false: the producer closed, all was read
                 int n;
                 while ((n = pipe.read(buf)) >= 0) {       // -1: empty, the next awaitMessage sleeps
                     if (count == 0) {
@@ -85,6 +89,18 @@ public final class Consumer {
         }
         Files.deleteIfExists(file);
         return count;
+    }
+
+    /** {@link SharedYPipe#awaitMessage()}, saying how far it got if the producer died. */
+    private static boolean awaitMessage(SharedYPipe pipe, PrintStream out, long count) throws Exception {
+        try {
+            return pipe.awaitMessage();
+        } catch (PeerGoneException e) {
+            out.println("Consumer: producer gone after " + count + " messages, every one whole and in order ("
+                    + e.getMessage() + ")");
+            out.flush();
+            throw e;
+        }
     }
 
     private static void check(long number, byte[] msg, int length, byte[] expected) {

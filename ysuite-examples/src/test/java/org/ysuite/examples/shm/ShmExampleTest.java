@@ -65,6 +65,7 @@ class ShmExampleTest {
         Child producer = start(Producer.class, file.toString(), Long.toString(MESSAGES));
         assertEquals("Producer: created " + file, producer.line(60));
         Child consumer = start(Consumer.class, file.toString(), "30");
+        assertEquals("Consumer: opened " + file, consumer.line(60));
 
         Matcher sent = SENT.matcher(String.valueOf(producer.line(120)));
         assertTrue(sent.matches(), sent.toString());
@@ -78,6 +79,25 @@ class ShmExampleTest {
         assertEquals(sent.group(2), received.group(2), "bytes");
         assertEquals(sent.group(3), received.group(3), "crc32");
         assertFalse(Files.exists(file), "the consumer deletes the pipe file at the end");
+    }
+
+    @Test
+    void consumerEndsWithExitCodeOneWhenTheProducerIsKilledMidStream() throws Exception {
+        Path file = dir.resolve("orders");
+        Child producer = start(Producer.class, file.toString(), Long.toString(Long.MAX_VALUE));
+        assertEquals("Producer: created " + file, producer.line(60));
+        Child consumer = start(Consumer.class, file.toString(), "30");
+        assertEquals("Consumer: opened " + file, consumer.line(60));
+        assertTrue(producer.process.isAlive(), "the producer sends for ever");
+        producer.process.destroyForcibly(); // SIGKILL, in the middle of the stream
+        assertTrue(producer.process.waitFor(30, TimeUnit.SECONDS));
+
+        String last = consumer.line(60);
+        Matcher gone = Pattern.compile("Consumer: producer gone after (\\d+) messages, every one whole and in order \\(.+\\)")
+                .matcher(last);
+        assertTrue(gone.matches(), last);
+        assertEquals(1, consumer.exit(60), "consumer's exit code");
+        assertTrue(Files.exists(file), "the file is left for a restarted producer");
     }
 
     private Child start(Class<?> main, String... args) throws IOException {
