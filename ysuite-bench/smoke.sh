@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Smoke run of every ysuite-bench benchmark (then of the network section, report net --smoke): one fork, no warmup, one 100 ms iteration each,
+# Smoke run of every ysuite-bench benchmark (then of the network section, report net --smoke, and
+# of the cross-process section, report --include ipc): one fork, no warmup, one 100 ms iteration each,
 # under -prof gc, with reduced message-size and batch-size parameter lists. It checks that every
 # benchmark still runs (none can rot); the figures mean nothing. Exits non-zero if any benchmark
 # fails (JMH fail-on-error). The terminal shows one progress line per benchmark and the tables; JMH's
@@ -33,4 +34,13 @@ if ! timeout 300 java -jar "$JAR" report net --smoke --out "$OUT/net"; then
 fi
 test -s "$OUT/net/results.csv"
 test -s "$OUT/net/report.md"
+# The cross-process section (org.ysuite.bench.ipc): one short iteration per row, each with a child
+# JVM (and the C futex floor, compiled with gcc, if gcc is there), 8-byte messages, 200 ms idle.
+if ! timeout 600 java -jar "$JAR" report --smoke --include '^org\.ysuite\.bench\.ipc\.' --out "$OUT/ipc"; then
+  echo "ysuite-bench cross-process smoke: FAILED; the end of JMH's output follows" >&2
+  tail -n 200 "$OUT/ipc/jmh.log" >&2 || true
+  exit 1
+fi
+test -s "$OUT/ipc/results.csv"
+grep -q '## Across processes' "$OUT/ipc/report.md"
 echo "ysuite-bench smoke: OK"

@@ -1,5 +1,6 @@
 package org.ysuite;
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -7,6 +8,7 @@ import java.lang.ref.Cleaner;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -33,6 +35,8 @@ final class DirectMemory {
     private static final MethodHandle ARENA_CLOSE;
     private static final MethodHandle SEGMENT_AS_BYTE_BUFFER;
     private static final MethodHandle INVOKE_CLEANER;
+    /** {@code FileChannel.map(MapMode, long, long, Arena)} (JDK 22+), or null. */
+    private static final MethodHandle CHANNEL_MAP;
     private static final Cleaner CLEANER = Cleaner.create();
 
     static {
@@ -41,6 +45,7 @@ final class DirectMemory {
         MethodHandle close = null;
         MethodHandle asByteBuffer = null;
         MethodHandle invokeCleaner = null;
+        MethodHandle channelMap = null;
         if (Runtime.version().feature() >= 22) {
             try {
                 MethodHandles.Lookup lookup = MethodHandles.publicLookup();
@@ -52,6 +57,8 @@ final class DirectMemory {
                 close = lookup.findVirtual(arena, "close", MethodType.methodType(void.class));
                 asByteBuffer = lookup.findVirtual(segment, "asByteBuffer",
                         MethodType.methodType(ByteBuffer.class));
+                channelMap = lookup.findVirtual(FileChannel.class, "map", MethodType.methodType(
+                        segment, FileChannel.MapMode.class, long.class, long.class, arena));
             } catch (ReflectiveOperationException e) {
                 ofShared = null;
             }
@@ -74,6 +81,7 @@ final class DirectMemory {
         ARENA_CLOSE = close;
         SEGMENT_AS_BYTE_BUFFER = asByteBuffer;
         INVOKE_CLEANER = invokeCleaner;
+        CHANNEL_MAP = channelMap;
     }
 
     private final ByteBuffer buffer;
@@ -108,6 +116,46 @@ final class DirectMemory {
         int skip = raw.alignmentOffset(0, alignment);
         int start = skip == 0 ? 0 : alignment - skip;
         return new DirectMemory(raw.slice(start, bytes), raw);
+    }
+
+    /**
+     * Maps {@code size} bytes of {@code channel} from offset 0, read-write and shared: on JDK 22+
+     * into a shared arena (so {@link #free()} unmaps it and a stale view throws), before that as
+     * a {@link java.nio.MappedByteBuffer} that {@link #free()} unmaps with
+     * {@code Unsafe.invokeCleaner}. The channel may be closed afterwards; the mapping stays.
+     *
+     * @param channel a channel open for reading and writing
+     * @param size the bytes to map, at most {@link Integer#MAX_VALUE}
+     * @return the mapping
+     * @throws IOException if mapping fails
+     */
+    static DirectMemory map(FileChannel channel, long size) throws IOException {
+        if (CHANNEL_MAP != null) {
+            Object arena = null;
+            try {
+                arena = ARENA_OF_SHARED.invoke();
+                Object segment = CHANNEL_MAP.invoke(channel, FileChannel.MapMode.READ_WRITE, 0L, size, arena);
+                return new DirectMemory((ByteBuffer) SEGMENT_AS_BYTE_BUFFER.invoke(segment), arena);
+            } catch (IOException | RuntimeException | Error e) {
+                closeQuietly(arena);
+                throw e;
+            } catch (Throwable e) {
+                closeQuietly(arena);
+                throw new IOException("cannot map " + size + " bytes", e);
+            }
+        }
+        ByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0L, size);
+        return new DirectMemory(mapped, mapped);
+    }
+
+    private static void closeQuietly(Object arena) {
+        if (arena != null) {
+            try {
+                ARENA_CLOSE.invoke(arena);
+            } catch (Throwable ignored) {
+                // the failure being reported matters more
+            }
+        }
     }
 
     /** Returns the memory as a direct buffer in native byte order. */

@@ -122,4 +122,43 @@ public interface LibC {
      */
     @SaveError
     int fcntl(int fd, int cmd, int arg);
+    /**
+     * {@code int fcntl(int fd, int cmd, struct flock *lock)}: the record-lock commands
+     * ({@code F_OFD_SETLK}, {@code F_OFD_GETLK}).
+     *
+     * @param fd descriptor
+     * @param cmd the lock command
+     * @param lock a {@code struct flock} ({@link OfdLock#FLOCK_SIZE} bytes, direct memory)
+     * @return {@code 0}, or {@code -1} with {@code errno} set
+     */
+    @SaveError
+    int fcntl(int fd, int cmd, Pointer lock);
+
+    /**
+     * {@code int open(const char *path, int flags, mode_t mode)}.
+     *
+     * @param path the file's path
+     * @param flags e.g. {@code O_RDWR | O_CLOEXEC}
+     * @param mode permissions of a created file (ignored without {@code O_CREAT})
+     * @return the new descriptor, or {@code -1} with {@code errno} set
+     */
+    @SaveError
+    int open(String path, int flags, int mode);
+
+    /**
+     * {@code long syscall(long number, ...)} with six integer or address arguments (the Linux
+     * system call convention: unused ones are ignored by the kernel). ysuite calls
+     * {@code futex(2)} through it (see {@link Futex}).
+     *
+     * @param number the system call number
+     * @param a1 first argument
+     * @param a2 second argument
+     * @param a3 third argument
+     * @param a4 fourth argument
+     * @param a5 fifth argument
+     * @param a6 sixth argument
+     * @return the call's result, or {@code -1} with {@code errno} set
+     */
+    @SaveError
+    long syscall(long number, long a1, long a2, long a3, long a4, long a5, long a6);
 }

@@ -67,6 +67,7 @@ final class Report {
         pollOverhead();
         sparseTraffic();
         scaling();
+        acrossProcesses();
         others();
         targets();
         return out.toString();
@@ -115,7 +116,10 @@ final class Report {
     }
 
     private void transportTable(String scenario, String title) {
-        List<Result> rows = of(scenario);
+        transportTable(of(scenario), title);
+    }
+
+    private void transportTable(List<Result> rows, String title) {
         if (rows.isEmpty()) {
             return;
         }
@@ -173,6 +177,8 @@ final class Report {
                 return "blocking peer";
             case BUSY_SPIN:
                 return "busy-spin peer";
+            case POLLING:
+                return "sleeping-poll peer";
             case SOCKET:
                 return "local socket";
             default:
@@ -331,6 +337,7 @@ final class Report {
             switch (r.scenario) {
                 case "WorstCase": case "Throughput": case "SenderBatch": case "MessageSize":
                 case "PollOverhead": case "Scaling": case "SparseTraffic":
+                case IPC_WORST: case IPC_THROUGHPUT: case IPC_IDLE:
                     break;
                 default:
                     rest.computeIfAbsent(r.scenario, k -> new ArrayList<>()).add(r);
@@ -345,6 +352,101 @@ final class Report {
                         .append(r.unit).append(" | ").append(fmtAlloc(r.allocPerMsg)).append(" |\n");
             }
         });
+    }
+
+    static final String IPC_WORST = "ipc.IpcWorstCase";
+    static final String IPC_THROUGHPUT = "ipc.IpcThroughput";
+    static final String IPC_IDLE = "ipc.IpcIdle";
+
+    /** The "Across processes" section: the ipc benchmarks, each peer's reader in another JVM. */
+    private void acrossProcesses() {
+        if (of(IPC_WORST).isEmpty() && of(IPC_THROUGHPUT).isEmpty() && of(IPC_IDLE).isEmpty()) {
+            return;
+        }
+        out.append("\n## Across processes\n\nThe benchmark's JVM is one side, a child JVM (same jar) the other; "
+                + "Aeron's media driver runs embedded in the benchmark's JVM with its default settings. "
+                + "The alloc column counts every thread of the benchmark's JVM (the Aeron driver's too), not the child's.\n");
+        transportTable(of(IPC_WORST), "Across processes, worst case: one 8-byte message bounced between two "
+                + "processes, each side waiting each time (density = one-way time)");
+        Result floor = find(r -> r.scenario.equals(IPC_WORST) && r.method.equals("cFutexFloor"));
+        if (floor != null) {
+            out.append("\nThe C floor's rows include one request and answer over the program's pipes per ")
+                    .append("2,000 round trips; its own timing without them (floorOneWayNs): ");
+            out.append(of(IPC_WORST).stream().filter(r -> r.method.equals("cFutexFloor"))
+                    .map(r -> r.label + " " + fmtDensity(r.secondary("floorOneWayNs")) + " ns")
+                    .collect(Collectors.joining(", "))).append(".\n");
+        } else if (!of(IPC_WORST).isEmpty()) {
+            out.append("\nNo C futex floor in this run: it needs gcc on the PATH (the runner says when it leaves it out).\n");
+        }
+        Map<Integer, List<Result>> bySize = new TreeMap<>();
+        for (Result r : of(IPC_THROUGHPUT)) {
+            bySize.computeIfAbsent(r.intParam("bytes"), k -> new ArrayList<>()).add(r);
+        }
+        bySize.forEach((bytes, rows) -> transportTable(rows, "Across processes, maximal throughput, " + bytes
+                + "-byte messages: one flush per message, the child counting and acknowledging every 1024"));
+        List<Result> idle = of(IPC_IDLE);
+        if (!idle.isEmpty()) {
+            idle.sort(ROW_ORDER);
+            out.append("\n### Across processes, idle reader: CPU over an idle period (nothing sent), % of one core\n\n")
+                    .append("| transport | kind | reader thread | reader's whole JVM | Aeron media driver (other JVM) |\n")
+                    .append("|---|---|---:|---:|---:|\n");
+            for (Result r : idle) {
+                out.append("| ").append(r.label).append(" | ").append(kindName(r.kind)).append(" | ")
+                        .append(pct(r.secondary("readerCpuPercent"))).append(" | ")
+                        .append(pct(r.secondary("processCpuPercent"))).append(" | ")
+                        .append(pct(r.secondary("driverCpuPercent"))).append(" |\n");
+            }
+            out.append("\nCPU time from /proc/<pid>/task/<tid>/schedstat over the idle period (after a burst of "
+                    + "4,096 messages); the whole JVM includes its JIT, GC and (Aeron) client conductor threads.\n");
+        }
+    }
+
+    /** Issue 14's targets, from the "Across processes" rows of this run. */
+    private void ipcTargets() {
+        Predicate<Result> ys8 = r -> r.scenario.equals(IPC_THROUGHPUT) && r.isYsuite() && "8".equals(r.param("bytes"));
+        Result aeronSpin8 = best(IPC_THROUGHPUT, r -> r.kind == Transport.Kind.BUSY_SPIN && "8".equals(r.param("bytes"))
+                && "busyspin".equals(r.param("idle")));
+        Result unix8 = best(IPC_THROUGHPUT, r -> r.kind == Transport.Kind.SOCKET && "8".equals(r.param("bytes")));
+        for (Result y : results.stream().filter(ys8).collect(Collectors.toList())) {
+            if (aeronSpin8 != null) {
+                double ratio = aeronSpin8.density / y.density;
+                target("across processes, throughput 8 B: " + y.label + " vs Aeron IPC (busy spin)", ">= 1.00x",
+                        ratio, ratio >= 1.0, fmtDensity(aeronSpin8.density) + " ns vs " + fmtDensity(y.density) + " ns");
+            }
+            if (unix8 != null) {
+                double ratio = unix8.density / y.density;
+                target("across processes, throughput 8 B: " + y.label + " vs AF_UNIX sockets", ">= 20x", ratio,
+                        ratio >= 20, fmtDensity(unix8.density) + " ns vs " + fmtDensity(y.density) + " ns");
+            }
+        }
+        Result cFloor = find(r -> r.scenario.equals(IPC_WORST) && r.method.equals("cFutexFloor") && "0".equals(r.param("spin")));
+        Result unixWorst = best(IPC_WORST, r -> r.kind == Transport.Kind.SOCKET);
+        for (Result y : of(IPC_WORST)) {
+            if (!y.isYsuite()) {
+                continue;
+            }
+            if ("0".equals(y.param("spin")) && cFloor != null) {
+                double ratio = y.density / cFloor.density;
+                target("across processes, worst case, pure park: " + y.label + " / C futex floor", "<= 1.20x", ratio,
+                        ratio <= 1.2, fmtDensity(y.density) + " ns vs " + fmtDensity(cFloor.density) + " ns");
+            }
+            if (!"0".equals(y.param("spin")) && unixWorst != null) {
+                double ratio = y.density / unixWorst.density;
+                target("across processes, worst case: " + y.label + " / AF_UNIX sockets", "<= 0.05x", ratio,
+                        ratio <= 0.05, fmtDensity(y.density) + " ns vs " + fmtDensity(unixWorst.density) + " ns");
+            }
+        }
+        for (Result y : of(IPC_IDLE)) {
+            if (y.isYsuite()) {
+                double cpu = y.secondary("readerCpuPercent");
+                target("across processes, idle: " + y.label + " reader CPU, % of a core (not a ratio)", "<= 0.1",
+                        cpu, cpu <= 0.1, "whole reader JVM " + pct(y.secondary("processCpuPercent")) + " %");
+            }
+        }
+    }
+
+    private static String pct(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
     }
 
     Result find(Predicate<Result> p) {
@@ -522,6 +624,7 @@ final class Report {
                 }
             }
         }
+        ipcTargets();
         List<Result> allocating = results.stream().filter(Result::isYsuite)
                 .filter(r -> r.allocPerMsg > 0.5).collect(Collectors.toList());
         out.append("\ny-suite rows allocating more than 0.5 B/msg (gc.alloc.rate.norm, all threads): ")

@@ -56,6 +56,8 @@ public final class ReportRunner {
     private static final String LOG = "jmh.log";
     /** The first JDK with virtual threads: the VirtualThreads benchmark joins the plan from it. */
     static final int VIRTUAL_THREADS_JDK = 21;
+    /** The C futex floor of the cross-process worst case, left out where gcc is missing. */
+    private static final String FLOOR = PKG + "ipc\\.IpcWorstCase\\.cFutexFloor";
     private static final String[] QUICK_SIZES = {"1", "4", "16", "64", "256", "1024", "4096", "16384", "65536"};
 
     private ReportRunner() {
@@ -150,6 +152,9 @@ public final class ReportRunner {
         if (include == null && Runtime.version().feature() < VIRTUAL_THREADS_JDK) {
             System.out.println("VirtualThreads left out: it needs JDK " + VIRTUAL_THREADS_JDK
                     + "+, this is JDK " + Runtime.version().feature() + " (run the report with a newer java)");
+        }
+        if (!org.ysuite.bench.ipc.IpcWorstCase.floorBuildable()) {
+            System.out.println("C futex floor (ipc.IpcWorstCase.cFutexFloor) left out: gcc was not found on the PATH");
         }
         List<RunResult> all = new ArrayList<>();
         if (!runJmh(runs, out, "ysuite report (" + name(mode) + " run)", all, null)) {
@@ -259,8 +264,13 @@ public final class ReportRunner {
         for (String inc : includes) {
             b.include(inc);
         }
+        if (!org.ysuite.bench.ipc.IpcWorstCase.floorBuildable()) {
+            b.exclude(FLOOR); // the C floor needs gcc; run() says it is left out
+        }
         if (mode == Mode.SMOKE) {
             b.param("size", "1", "65536").param("batch", "1", "1024");
+            // the cross-process rows: one size, a short idle period
+            b.param("bytes", "8").param("idleMillis", "200");
         } else if (mode == Mode.QUICK) {
             b.param("size", QUICK_SIZES);
         }

@@ -42,7 +42,8 @@ final class Result {
      * the iterations, so their score is N times the value: the report takes the mean of the
      * iterations instead.
      */
-    static final java.util.Set<String> GAUGES = java.util.Set.of("readerCpuPercent", "latencyNs");
+    static final java.util.Set<String> GAUGES = java.util.Set.of("readerCpuPercent", "latencyNs",
+            "processCpuPercent", "driverCpuPercent", "floorOneWayNs");
 
     /** The mean of a JSON secondary metric's per-iteration values ({@code rawData}). */
     private static double meanOfRaw(JsonObject metric) {
@@ -152,6 +153,8 @@ final class Result {
         rest.remove("size");
         rest.remove("rate");
         rest.remove("batch");
+        rest.remove("bytes");
+        rest.remove("idleMillis");
         rest.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
         return b.toString();
     }

@@ -20,6 +20,8 @@ public @interface Transport {
         BLOCKING,
         /** A peer whose reader busy-spins when idle (burns a core). */
         BUSY_SPIN,
+        /** A peer whose reader polls with a fixed sleep when idle (wakes late, costs little). */
+        POLLING,
         /** Local sockets (the seed's baseline). */
         SOCKET,
         /** A physical limit, not a transport (memory copy). */

@@ -136,6 +136,71 @@ class ReportTest {
         assertFalse(md.contains("(default policy) / JVM park/unpark floor"), md);
     }
 
+    /** A result with per-iteration counters (JMH sums them into the score; rawData has each iteration). */
+    private static String withGauges(String benchmark, String params, double score, String... gauges) {
+        StringBuilder sm = new StringBuilder();
+        for (int i = 0; i < gauges.length; i += 2) {
+            double v = Double.parseDouble(gauges[i + 1]);
+            sm.append(i == 0 ? "" : ",").append('"').append(gauges[i]).append("\":{\"score\":").append(3 * v)
+                    .append(",\"scoreUnit\":\"#\",\"rawData\":[[").append(v).append(',').append(v).append(',')
+                    .append(v).append("]]}");
+        }
+        return "{\"benchmark\":\"org.ysuite.bench." + benchmark + "\",\"mode\":\"ss\",\"threads\":1,"
+                + "\"forks\":1,\"params\":{" + params + "},"
+                + "\"primaryMetric\":{\"score\":" + score + ",\"scoreError\":\"NaN\",\"scoreUnit\":\"ms/op\"},"
+                + "\"secondaryMetrics\":{" + sm + "}}";
+    }
+
+    @Test
+    void acrossProcessesHasTablesPerMessageSizeTheFloorAndTheIdleReadersCpu() {
+        List<Result> rs = Result.fromJmhJson("[" + result("ipc.IpcWorstCase.unixSocket", "", 30000, 0)
+                + "," + withGauges("ipc.IpcWorstCase.cFutexFloor", "\"spin\":\"0\"", 5000, "floorOneWayNs", "4500")
+                + "," + result("ipc.IpcThroughput.unixSocket", "\"bytes\":\"8\"", 2000, 0)
+                + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"1024\",\"idle\":\"busyspin\"", 300, 0)
+                + "," + withGauges("ipc.IpcIdle.unixSocket", "\"idleMillis\":\"1000\"", 1000, "readerCpuPercent", "0.02",
+                        "processCpuPercent", "0.1", "driverCpuPercent", "0") + "]");
+        String md = new Report(rs, 2).render("");
+        assertTrue(md.contains("## Across processes"), md);
+        assertTrue(md.contains("| AF_UNIX SocketChannel | local socket | 30,000 |"), md);
+        assertTrue(md.contains("| C futex ping-pong (floor) (pure park) | baseline | 5,000 |"), md);
+        assertTrue(md.contains("its own timing without them (floorOneWayNs): C futex ping-pong (floor) (pure park) 4,500 ns"), md);
+        assertTrue(md.contains("maximal throughput, 8-byte messages"), md);
+        assertTrue(md.contains("maximal throughput, 1024-byte messages"), md);
+        assertTrue(md.contains("| Aeron IPC idle=busyspin | busy-spin peer | 300 |"), md);
+        // the per-iteration CPU shares are averaged, not summed over the three iterations
+        assertTrue(md.contains("| AF_UNIX SocketChannel | local socket | 0.020 | 0.100 | 0.000 |"), md);
+        assertFalse(md.contains("### ipc."), "the ipc rows are not repeated among the other scenarios:\n" + md);
+        assertFalse(md.contains("No C futex floor"), md);
+        String noFloor = new Report(Result.fromJmhJson("[" + result("ipc.IpcWorstCase.unixSocket", "", 30000, 0) + "]"), 2)
+                .render("");
+        assertTrue(noFloor.contains("No C futex floor in this run: it needs gcc"), noFloor);
+    }
+
+    @Test
+    void acrossProcessesTargetsCompareSharedYPipeWithAeronSocketsAndTheCFloor() {
+        List<Result> rs = Result.fromJmhJson("["
+                + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"8\",\"spin\":\"0\"", 100, 0)
+                + "," + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"1024\",\"spin\":\"0\"", 1, 0)
+                + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"8\",\"idle\":\"busyspin\"", 150, 0)
+                + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"8\",\"idle\":\"backoff\"", 90, 0)
+                + "," + result("ipc.IpcThroughput.unixSocket", "\"bytes\":\"8\"", 1900, 0)
+                + "," + result("ipc.IpcWorstCase.ysuite", "\"spin\":\"0\"", 5400, 0)
+                + "," + result("ipc.IpcWorstCase.ysuite", "\"spin\":\"200\"", 1000, 0)
+                + "," + result("ipc.IpcWorstCase.cFutexFloor", "\"spin\":\"0\"", 4500, 0)
+                + "," + result("ipc.IpcWorstCase.unixSocket", "", 30000, 0)
+                + "," + withGauges("ipc.IpcIdle.ysuite", "\"idleMillis\":\"1000\",\"spin\":\"0\"", 1000,
+                        "readerCpuPercent", "0.05", "processCpuPercent", "0.3", "driverCpuPercent", "0") + "]");
+        assertEquals(Transport.Kind.YSUITE, rs.get(0).kind);
+        String md = new Report(rs, 2).render("");
+        // against Aeron's busy-spin row only (not the faster backoff one), and only at 8 bytes
+        assertTrue(md.contains("throughput 8 B: SharedYPipe (pure park) vs Aeron IPC (busy spin) | >= 1.00x | 1.50x | met"), md);
+        assertTrue(md.contains("throughput 8 B: SharedYPipe (pure park) vs AF_UNIX sockets | >= 20x | 19.00x | **missed**"), md);
+        assertTrue(md.contains("worst case, pure park: SharedYPipe (pure park) / C futex floor | <= 1.20x | 1.20x | met"), md);
+        assertTrue(md.contains("worst case: SharedYPipe (default policy) / AF_UNIX sockets | <= 0.05x | 0.03x | met"), md);
+        assertFalse(md.contains("SharedYPipe (pure park) / AF_UNIX sockets"), md);
+        assertTrue(md.contains("idle: SharedYPipe (pure park) reader CPU, % of a core (not a ratio) | <= 0.1 | 0.05 | met"), md);
+    }
+
     @Test
     void malformedJsonIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> Result.fromJmhJson("[1, 2"));

@@ -1,0 +1,108 @@
+package org.ysuite.bench.ipc;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Path;
+import org.ysuite.SharedYPipe;
+import org.ysuite.WaitPolicy;
+
+/**
+ * ysuite's {@link SharedYPipe}, one pipe file each way in the run's folder under
+ * {@code /dev/shm} ({@code to-child}, {@code to-parent}; 1 MiB rings), both sides of both pipes
+ * waiting with {@link WaitPolicy#spinThenPark(int) spinThenPark(spins)}: {@code ysuite:0} is pure
+ * park (a reader that finds nothing sleeps on the futex at once), {@code ysuite:200} the default
+ * policy. Each {@link #send} writes and flushes; the flush wakes the reader only if it found it
+ * asleep.
+ */
+final class YsuiteLink implements Link {
+
+    private static final int CAPACITY = 1 << 20;
+
+    private final SharedYPipe out;
+    private SharedYPipe in;
+    private final WaitPolicy policy;
+
+    private YsuiteLink(SharedYPipe out, SharedYPipe in, WaitPolicy policy) {
+        this.out = out;
+        this.in = in;
+        this.policy = policy;
+    }
+
+    private static SharedYPipe.Builder pipe(Path file, WaitPolicy policy) {
+        return SharedYPipe.builder(file).capacity(CAPACITY).readerPolicy(policy).writerPolicy(policy);
+    }
+
+    static Link.Pending listen(Path dir, String spins) throws IOException {
+        WaitPolicy policy = WaitPolicy.spinThenPark(Integer.parseInt(spins));
+        YsuiteLink link = new YsuiteLink(pipe(dir.resolve("to-child"), policy).createWriter(), null, policy);
+        return new Link.Pending() {
+            @Override
+            public Link accept() throws IOException {
+                // the child created to-parent before it said READY
+                link.in = pipe(dir.resolve("to-parent"), link.policy).openReader();
+                return link;
+            }
+
+            @Override
+            public void close() {
+                link.close();
+            }
+        };
+    }
+
+    static Link connect(Path dir, String spins) throws IOException {
+        WaitPolicy policy = WaitPolicy.spinThenPark(Integer.parseInt(spins));
+        SharedYPipe in = pipe(dir.resolve("to-child"), policy).openReader();
+        try {
+            return new YsuiteLink(pipe(dir.resolve("to-parent"), policy).createWriter(), in, policy);
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void send(byte[] msg, int length) throws IOException {
+        try {
+            while (!out.write(msg, 0, length, false)) {
+                out.flush();
+                out.awaitSpace(length);
+            }
+            out.flush(); // wakes the reader (FUTEX_WAKE) only if it found it asleep
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for room");
+        }
+    }
+
+    @Override
+    public int receive(byte[] dst) throws IOException {
+        try {
+            for (;;) {
+                int n = in.read(dst);
+                if (n >= 0) {
+                    return n;
+                }
+                if (!in.awaitMessage()) {
+                    return -1; // the writer closed and everything was read
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for a message");
+        }
+    }
+
+    @Override
+    public void closeOutput() {
+        out.close();
+    }
+
+    @Override
+    public void close() {
+        out.close();
+        if (in != null) {
+            in.close();
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package org.ysuite;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import jnr.ffi.Pointer;
+import org.ysuite.internal.OfdLock;
+import org.ysuite.internal.Posix;
+
+/**
+ * {@link SharedYPipe}'s file: the header's layout, creating and opening it with every check,
+ * the mapping, and the sides' locks. The layout is drawn in {@link SharedYPipe}.
+ */
+final class SharedPipeFile {
+
+    /** "YSPIPE01" read as a native-order long. */
+    static final long MAGIC = ByteBuffer.wrap("YSPIPE01".getBytes(StandardCharsets.US_ASCII))
+            .order(ByteOrder.nativeOrder()).getLong();
+    static final int VERSION = 1;
+    static final int HEADER_SIZE = 4096;
+
+    static final int MAGIC_AT = 0;
+    static final int VERSION_AT = 8;
+    static final int HEADER_SIZE_AT = 12;
+    static final int CAPACITY_AT = 16;
+    /** Each side's record: state (int), pid (int), start time in epoch ms (long, -1 unknown). */
+    static final int WRITER_AT = 64;
+    static final int READER_AT = 96;
+    /** The shared words, 128 bytes apart (their own cache lines, and the adjacent-line prefetch). */
+    static final int C_AT = 128;
+    static final int HEAD_AT = 256;
+
+    static final int FREE = 0;
+    static final int OPEN = 1;
+    static final int CLOSED = 2;
+
+    /** The locked bytes (past any end of file): the writer's, and the reader's at +1. */
+    private static final long LOCK_BASE = 1L << 40;
+
+    static final VarHandle INT =
+            MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    static final VarHandle LONG =
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+    final Path path;
+    final boolean writer;
+    final int capacity;
+    /** The whole file, mapped, native order. */
+    final ByteBuffer mapped;
+    private final DirectMemory memory;
+    private final int lockFd;
+    private final Pointer flock = OfdLock.newFlock();
+
+    private SharedPipeFile(Path path, boolean writer, int capacity, DirectMemory memory, int lockFd) {
+        this.path = path;
+        this.writer = writer;
+        this.capacity = capacity;
+        this.memory = memory;
+        this.mapped = memory.buffer();
+        this.lockFd = lockFd;
+    }
+
+    static String sideName(boolean writer) {
+        return writer ? "writer" : "reader";
+    }
+
+    /**
+     * Creates the file with its header complete and its writer side taken: a temporary file in
+     * the same directory (0600) is written, locked and mapped, then linked to {@code path} in one
+     * step that fails if {@code path} exists.
+     */
+    static SharedPipeFile create(Path path, int capacity) throws IOException {
+        Path target = path.toAbsolutePath();
+        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString(), null, "a pipe file exists there");
+        }
+        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        SharedPipeFile file = null;
+        int fd = -1;
+        try {
+            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.nativeOrder());
+            header.putInt(VERSION_AT, VERSION).putInt(HEADER_SIZE_AT, HEADER_SIZE)
+                    .putInt(CAPACITY_AT, capacity);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                writeFully(ch, header, 0);
+                writeFully(ch, ByteBuffer.allocate(1), HEADER_SIZE + (long) capacity - 1); // the size
+                ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, MAGIC);
+                writeFully(ch, magic, MAGIC_AT); // last: a file without it is never opened
+                fd = OfdLock.open(tmp);
+                if (!OfdLock.tryLock(fd, lockByte(true), OfdLock.newFlock())) {
+                    throw new IOException("cannot lock the new file " + tmp);
+                }
+                file = new SharedPipeFile(target, true, capacity, DirectMemory.map(ch, ch.size()), fd);
+            }
+            file.markOpen();
+            link(tmp, target);
+            return file;
+        } catch (IOException | RuntimeException | Error e) {
+            abandon(file, fd);
+            throw e;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** link(2) refuses an existing target; where links are not supported, a checked move. */
+    private static void link(Path tmp, Path target) throws IOException {
+        try {
+            Files.createLink(target, tmp);
+        } catch (FileAlreadyExistsException e) {
+            throw e;
+        } catch (UnsupportedOperationException | IOException e) {
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(target.toString(), null, "a pipe file exists there");
+            }
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    /**
+     * Opens an existing pipe file's side: checks the header (before mapping anything), takes the
+     * side's lock, maps the file, checks the shared positions and marks the side open.
+     */
+    static SharedPipeFile open(Path path, boolean writer) throws IOException {
+        Path target = path.toAbsolutePath();
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(target, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(target.toString(), null, "no pipe file");
+        }
+        if (!attributes.isRegularFile()) {
+            throw new IOException(target + " is not a regular file: not a pipe file");
+        }
+        SharedPipeFile file = null;
+        int fd = -1;
+        try (FileChannel ch = FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            int capacity = checkHeader(target, ch, size);
+            fd = OfdLock.open(target);
+            if (!OfdLock.tryLock(fd, lockByte(writer), OfdLock.newFlock())) {
+                ByteBuffer side = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
+                readFully(ch, side, writer ? WRITER_AT : READER_AT);
+                throw new PipeSideTakenException("the " + sideName(writer) + " side of " + target
+                        + " is in use by process " + side.getInt(4) + startedAt(side.getLong(8)));
+            }
+            file = new SharedPipeFile(target, writer, capacity, DirectMemory.map(ch, size), fd);
+            file.checkPositions();
+            file.markOpen();
+            return file;
+        } catch (IOException | RuntimeException | Error e) {
+            abandon(file, fd);
+            throw e;
+        }
+    }
+
+    /** A failed create or open: releases what it had taken. */
+    private static void abandon(SharedPipeFile file, int fd) {
+        if (file != null) {
+            file.release();
+        } else {
+            Posix.closeQuietly(fd);
+        }
+    }
+
+    private static String startedAt(long epochMillis) {
+        return epochMillis < 0 ? "" : " (started " + Instant.ofEpochMilli(epochMillis) + ")";
+    }
+
+    /** Checks the header read from the channel; returns the capacity. */
+    private static int checkHeader(Path path, FileChannel ch, long size) throws IOException {
+        if (size < HEADER_SIZE) {
+            throw new IOException(path + " is not a pipe file: " + size
+                    + " bytes, shorter than the " + HEADER_SIZE + "-byte header (truncated?)");
+        }
+        ByteBuffer header = ByteBuffer.allocate(32).order(ByteOrder.nativeOrder());
+        readFully(ch, header, 0);
+        if (header.getLong(MAGIC_AT) != MAGIC) {
+            throw new IOException(path + " is not a pipe file: wrong magic number (expected \"YSPIPE01\")");
+        }
+        int version = header.getInt(VERSION_AT);
+        if (version != VERSION) {
+            throw new IOException(path + ": unsupported pipe file layout version " + version
+                    + " (this ysuite reads version " + VERSION + ")");
+        }
+        int headerSize = header.getInt(HEADER_SIZE_AT);
+        if (headerSize != HEADER_SIZE) {
+            throw new IOException(path + ": bad header size " + headerSize + " (expected " + HEADER_SIZE + ")");
+        }
+        int capacity = header.getInt(CAPACITY_AT);
+        if (capacity < SharedYPipe.MIN_CAPACITY_BYTES || capacity > SharedYPipe.MAX_CAPACITY_BYTES
+                || Integer.bitCount(capacity) != 1) {
+            throw new IOException(path + ": bad capacity " + capacity + " (a power of two in ["
+                    + SharedYPipe.MIN_CAPACITY_BYTES + ", " + SharedYPipe.MAX_CAPACITY_BYTES + "])");
+        }
+        if (size != HEADER_SIZE + (long) capacity) {
+            throw new IOException(path + ": file size " + size + " is not header + capacity = "
+                    + (HEADER_SIZE + (long) capacity) + " (truncated or extended)");
+        }
+        return capacity;
+    }
+
+    /** The shared positions must describe a ring: head <= c, at most capacity apart, 8-aligned. */
+    private void checkPositions() throws IOException {
+        long c = (long) LONG.getVolatile(mapped, C_AT) & ~1L;
+        long head = (long) LONG.getVolatile(mapped, HEAD_AT) & ~1L;
+        if (head < 0 || c < head || c - head > capacity || ((c | head) & 7) != 0) {
+            throw new IOException(path + ": corrupt positions: flushed end " + c + ", head " + head
+                    + " in a ring of " + capacity + " bytes");
+        }
+    }
+
+    private static long lockByte(boolean writer) {
+        return writer ? LOCK_BASE : LOCK_BASE + 1;
+    }
+
+    private void markOpen() {
+        int at = writer ? WRITER_AT : READER_AT;
+        mapped.putInt(at + 4, (int) ProcessHandle.current().pid());
+        mapped.putLong(at + 8, ProcessHandle.current().info().startInstant()
+                .map(Instant::toEpochMilli).orElse(-1L));
+        INT.setRelease(mapped, at, OPEN); // publishes pid and start time with the state
+    }
+
+    /** Marks this side closed (release: after the writer's last flush). */
+    void markClosed() {
+        INT.setRelease(mapped, writer ? WRITER_AT : READER_AT, CLOSED);
+    }
+
+    /** The peer side's state, with acquire (a writer's CLOSED publishes its last flush). */
+    int peerState() {
+        return (int) INT.getAcquire(mapped, writer ? READER_AT : WRITER_AT);
+    }
+
+    /**
+     * Tells whether the peer died: its side is still marked open but nobody holds its lock.
+     * (Opening takes the lock before marking open, closing marks closed before it unlocks.)
+     */
+    boolean peerDied() throws IOException {
+        if (peerState() != OPEN || OfdLock.isLocked(lockFd, lockByte(!writer), flock)) {
+            return false;
+        }
+        return peerState() == OPEN; // re-read: it may have closed cleanly meanwhile
+    }
+
+    /** Who holds the peer side, for messages. */
+    String peerName() {
+        int at = writer ? READER_AT : WRITER_AT;
+        return "the " + sideName(!writer) + " (process " + mapped.getInt(at + 4)
+                + startedAt(mapped.getLong(at + 8)) + ")";
+    }
+
+    /** Unmaps the file and closes the lock's descriptor (dropping the lock). Once. */
+    void release() {
+        try {
+            memory.free();
+        } finally {
+            Posix.closeQuietly(lockFd);
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer src, long position) throws IOException {
+        src.clear();
+        while (src.hasRemaining()) {
+            ch.write(src, position + src.position());
+        }
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer dst, long position) throws IOException {
+        dst.clear();
+        while (dst.hasRemaining()) {
+            if (ch.read(dst, position + dst.position()) < 0) {
+                throw new IOException("unexpected end of file at " + (position + dst.position()));
+            }
+        }
+    }
+}

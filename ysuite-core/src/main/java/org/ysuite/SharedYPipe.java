@@ -1,0 +1,1214 @@
+package org.ysuite;
+
+import static org.ysuite.RecordDescriptor.HEADER_BYTES;
+import static org.ysuite.RecordDescriptor.PADDING;
+import static org.ysuite.RecordDescriptor.recordSize;
+import static org.ysuite.SharedPipeFile.C_AT;
+import static org.ysuite.SharedPipeFile.CLOSED;
+import static org.ysuite.SharedPipeFile.HEADER_SIZE;
+import static org.ysuite.SharedPipeFile.HEAD_AT;
+import static org.ysuite.SharedPipeFile.INT;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.ysuite.internal.Futex;
+import org.ysuite.internal.SideGuard;
+
+/**
+ * The ypipe protocol over a shared, memory-mapped file: one writer process, one reader process.
+ * The reader that finds nothing sleeps on a word of the file with Linux {@code futex}; the writer
+ * wakes it, with one system call, only on the flush that finds it asleep — nothing is signalled
+ * while the reader keeps up. The same in the other direction for a writer waiting for space.
+ *
+ * <h2>File</h2>
+ * A header of 4096 bytes, then the ring ({@link OffHeapYPipe}'s records: a 4-byte header with the
+ * length and a "more parts" flag, the payload padded to 8 bytes, a padding record at the ring's
+ * end). The file's size is exactly header + capacity. Native byte order (the file is for
+ * processes on one machine).
+ * <pre>
+ *  offset  size
+ *     0      8   magic "YSPIPE01" (written last when the file is created)
+ *     8      4   layout version (1)
+ *    12      4   header size (4096)
+ *    16      4   ring capacity: a power of two, {@value #MIN_CAPACITY_BYTES} .. {@value #MAX_CAPACITY_BYTES}
+ *    64     16   writer: state (0 FREE, 1 OPEN, 2 CLOSED), pid, JVM start time (epoch ms)
+ *    96     16   reader: the same
+ *   128      8   c:    the end of the last flush; bit 0 = READER_ASLEEP
+ *   256      8   head: how far the reader has consumed; bit 0 = WRITER_WAITING
+ *  4096   capacity   the ring
+ * </pre>
+ * Positions count bytes from the pipe's creation and never wrap; they are multiples of 8, so bit
+ * 0 of each shared word is free for its sleeper's flag, and the word always carries a position:
+ * a restarted writer resumes at {@code c}, a restarted reader at {@code head}.
+ *
+ * <h2>Protocol</h2>
+ * <ul>
+ *   <li>Reader, nothing prefetched: spins on acquire loads of {@code c} as its {@link WaitPolicy}
+ *       allows, then {@code CAS(c, front, front|1)} and sleeps ({@code FUTEX_WAIT}) on the low 32
+ *       bits of {@code c} expecting {@code (int)(front|1)}.</li>
+ *   <li>Writer's {@link #flush()}: {@code CAS(c, w, f)} (release); if it fails, {@code c} is
+ *       {@code w|1}: the reader sleeps; store {@code f} (release) and {@code FUTEX_WAKE}. The
+ *       kernel compares the word and queues the sleeper in one step, and {@code f} is even, so
+ *       no wake-up is lost.</li>
+ *   <li>Reader, after each read call that consumed something: {@code getAndSet(head, front)}; if
+ *       the old value had bit 0, {@code FUTEX_WAKE} the writer. Writer without room:
+ *       {@code CAS(head, seen, seen|1)}, then {@code FUTEX_WAIT} expecting {@code (int)(seen|1)}.</li>
+ * </ul>
+ *
+ * <h2>Peers</h2>
+ * Each side holds an open-file-description lock on a byte of the file while it is open; the
+ * kernel drops it when the process dies ({@code kill -9} too). A sleeper wakes every
+ * {@link Builder#peerCheck peerCheck} (default 100 ms) to look: a peer whose side is still marked
+ * open but whose lock is free has died, and the wait ends with {@link PeerGoneException} within
+ * about that time. Every message flushed before the writer died or closed is delivered whole (a
+ * message becomes visible only by a flush, which moves {@code c} past complete records only).
+ * A restarted writer reopens the writer side with {@link Builder#openWriter()}; a restarted reader
+ * resumes at the last published head, so the messages a reader consumed in the call it died in
+ * may be delivered again (at-least-once across a reader crash). Opening a side that a live
+ * process holds throws {@link PipeSideTakenException}.
+ *
+ * <h2>What the file can and cannot guard against</h2>
+ * Opening checks the magic, version, header size, capacity, the file's size and the shared
+ * positions, each failure an {@link IOException} naming it. While the file is mapped, every
+ * length and position read from it is bounds-checked before it is used, so another process that
+ * scribbles over the file can only cause an {@link IllegalStateException} naming the corruption
+ * (or wrong message contents), never an access outside the mapping. A process that
+ * <em>truncates</em> the file while it is mapped makes later accesses to the lost pages raise
+ * {@code SIGBUS}; HotSpot turns that into an {@link InternalError} for buffer accesses where it
+ * can, but this class cannot prevent it: keep the file where only the two processes can write it
+ * (it is created with permissions 0600).
+ *
+ * <h2>Threads</h2>
+ * Exactly one thread at a time uses a pipe instance; {@link #close()} may come from any thread
+ * at any time (as {@link OffHeapYPipe}'s): the file is unmapped only once no operation is inside
+ * it, and every operation after it throws {@link IllegalStateException}. A virtual thread does
+ * not sleep in {@code futex} (that would pin its carrier): it parks in short timed slices
+ * (50 µs growing to 1 ms) and looks at the word after each, so its wake-up may come up to 1 ms
+ * late.
+ */
+public final class SharedYPipe implements AutoCloseable {
+
+    /** Smallest ring capacity in bytes. */
+    public static final int MIN_CAPACITY_BYTES = OffHeapRing.MIN_CAPACITY;
+    /** Largest ring capacity in bytes. */
+    public static final int MAX_CAPACITY_BYTES = OffHeapRing.MAX_CAPACITY;
+
+    /** Bit 0 of c: the reader is (going) asleep. */
+    static final long READER_ASLEEP = 1L;
+    /** Bit 0 of head: the writer is (going) asleep until head moves. */
+    static final long WRITER_WAITING = 1L;
+    private static final long DEFAULT_PEER_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long MIN_PARK_NANOS = 50_000;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+    /** Offset of a word's low 32 bits (the futex word) from the word. */
+    private static final int LOW_HALF = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 0 : 4;
+
+    private static final VarHandle SIDE;
+    private static final VarHandle PINS;
+
+    static {
+        try {
+            SIDE = MethodHandles.lookup().findVarHandle(SharedYPipe.class, "side", long.class);
+            PINS = MethodHandles.lookup().findVarHandle(SharedYPipe.class, "pins", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        SideGuard.preload();
+    }
+
+    private final SharedPipeFile file;
+    private final boolean writer;
+    private final String name;
+    private final int capacity;
+    private final int mask;
+    private final int maxMessageLength;
+    /** The whole mapping: the header and the shared words. */
+    private final ByteBuffer shared;
+    /** The ring: our own accesses are absolute only. */
+    private final ByteBuffer ring;
+    private final ByteBuffer writerView;
+    private final ByteBuffer readerView;
+    private final long cWord;
+    private final long headWord;
+    private final WaitPolicy readerPolicy;
+    private final WaitPolicy writerPolicy;
+    private final long peerCheckNanos;
+    private final Futex futex = new Futex();
+
+    /** Writer: first byte not yet flushed; end of the last complete record; end of the last. */
+    private long w;
+    private long f;
+    private long tail;
+    /** Writer: the last head it read. */
+    private long headCache;
+    /** Writer: the open claim's record position (or -1), length and thread. */
+    private long claimStart = -1;
+    private int claimLength;
+    private Thread claimThread;
+    /** Reader: next record to read; end of what it has prefetched. */
+    private long front;
+    private long r;
+
+    /** This side's {@link SideGuard} word (no payload). */
+    private volatile long side;
+    /** Threads outside the guard touching the mapping (close's wake-ups); see {@link #close()}. */
+    private volatile int pins;
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
+    /** The thread sleeping in this side's wait, for close() to unpark a virtual one. */
+    private volatile Thread sleeper;
+
+    private SharedYPipe(SharedPipeFile file, Builder b) {
+        this.file = file;
+        this.writer = file.writer;
+        this.name = file.path.toString();
+        this.capacity = file.capacity;
+        this.mask = capacity - 1;
+        this.maxMessageLength = RecordDescriptor.maxLength(capacity);
+        this.shared = file.mapped;
+        this.ring = shared.slice(HEADER_SIZE, capacity).order(ByteOrder.nativeOrder());
+        this.writerView = ring.duplicate().order(ByteOrder.nativeOrder());
+        this.readerView = ring.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
+        long base = Futex.address(shared);
+        this.cWord = base + C_AT + LOW_HALF;
+        this.headWord = base + HEAD_AT + LOW_HALF;
+        this.readerPolicy = b.readerPolicy;
+        this.writerPolicy = b.writerPolicy;
+        this.peerCheckNanos = b.peerCheckNanos;
+        long c = SharedWords.c(shared) & ~READER_ASLEEP;
+        long head = SharedWords.head(shared) & ~WRITER_WAITING;
+        w = f = tail = c; // a restarted writer resumes after the last flush
+        headCache = head;
+        front = r = head; // a restarted reader resumes at the last published head
+    }
+
+    /**
+     * Returns a builder for a pipe over {@code file}.
+     *
+     * @param file the pipe file (e.g. under {@code /dev/shm})
+     * @return a builder with the defaults: 1 MiB, {@link WaitPolicy#defaultPolicy()} both ways,
+     *     peer check every 100 ms
+     * @throws NullPointerException if {@code file} is null
+     */
+    public static Builder builder(Path file) {
+        return new Builder(Objects.requireNonNull(file, "file"));
+    }
+
+    /**
+     * Creates a new pipe file and opens its writer side: {@code builder(file).capacity(c).createWriter()}.
+     *
+     * @param file where to create it; must not exist
+     * @param capacityBytes the ring's size, a power of two from {@value #MIN_CAPACITY_BYTES} to
+     *     {@value #MAX_CAPACITY_BYTES}
+     * @return the writer
+     * @throws IOException if the file exists ({@link java.nio.file.FileAlreadyExistsException})
+     *     or cannot be created
+     * @throws IllegalArgumentException if {@code capacityBytes} is out of range
+     */
+    public static SharedYPipe createWriter(Path file, int capacityBytes) throws IOException {
+        return builder(file).capacity(capacityBytes).createWriter();
+    }
+
+    /**
+     * Opens an existing pipe file's reader side: {@code builder(file).openReader()}.
+     *
+     * @param file the pipe file
+     * @return the reader
+     * @throws IOException if the file is not a valid pipe file (the message says why)
+     * @throws PipeSideTakenException if another open pipe holds the reader side
+     */
+    public static SharedYPipe openReader(Path file) throws IOException {
+        return builder(file).openReader();
+    }
+
+    /** The settings of a pipe to create or open; then one of the three opens. */
+    public static final class Builder {
+        private final Path file;
+        private int capacity = 1 << 20;
+        private WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
+        private WaitPolicy writerPolicy = WaitPolicy.defaultPolicy();
+        private long peerCheckNanos = DEFAULT_PEER_CHECK_NANOS;
+
+        private Builder(Path file) {
+            this.file = file;
+        }
+
+        /**
+         * Sets the ring's size for {@link #createWriter()} (an opened pipe has its file's).
+         *
+         * @param capacityBytes a power of two from {@value #MIN_CAPACITY_BYTES} to
+         *     {@value #MAX_CAPACITY_BYTES}; default 1 MiB
+         * @return this builder
+         * @throws IllegalArgumentException if out of range or not a power of two
+         */
+        public Builder capacity(int capacityBytes) {
+            this.capacity = OffHeapRing.checkCapacity(capacityBytes);
+            return this;
+        }
+
+        /**
+         * Sets how the reader spins before it sleeps on the futex.
+         *
+         * @param policy the reader's policy
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is null
+         */
+        public Builder readerPolicy(WaitPolicy policy) {
+            this.readerPolicy = Waits.checkPolicy(policy, "readerPolicy");
+            return this;
+        }
+
+        /**
+         * Sets how a writer waiting for space spins before it sleeps on the futex.
+         *
+         * @param policy the writer's policy
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is null
+         */
+        public Builder writerPolicy(WaitPolicy policy) {
+            this.writerPolicy = Waits.checkPolicy(policy, "writerPolicy");
+            return this;
+        }
+
+        /**
+         * Sets how often a sleeping side wakes to check that its peer process is alive: the
+         * longest a wait goes on after the peer died (plus scheduling).
+         *
+         * @param time the interval, from 1 ms to 1 hour
+         * @param unit its unit
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         * @throws NullPointerException if {@code unit} is null
+         */
+        public Builder peerCheck(long time, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            long nanos = unit.toNanos(time);
+            if (nanos < TimeUnit.MILLISECONDS.toNanos(1) || nanos > TimeUnit.HOURS.toNanos(1)) {
+                throw new IllegalArgumentException("peerCheck must be from 1 ms to 1 hour: " + time + " " + unit);
+            }
+            this.peerCheckNanos = nanos;
+            return this;
+        }
+
+        /**
+         * Creates the pipe file, permissions 0600, with its header complete before it appears
+         * under its name, and opens its writer side.
+         *
+         * @return the writer
+         * @throws java.nio.file.FileAlreadyExistsException if the file exists
+         * @throws IOException if it cannot be created
+         */
+        public SharedYPipe createWriter() throws IOException {
+            return open(SharedPipeFile.create(file, capacity));
+        }
+
+        /**
+         * Opens an existing pipe's writer side (a restarted writer): it continues after the last
+         * message flushed.
+         *
+         * @return the writer
+         * @throws PipeSideTakenException if another open pipe holds the writer side
+         * @throws IOException if the file is not a valid pipe file (the message says why)
+         */
+        public SharedYPipe openWriter() throws IOException {
+            return open(SharedPipeFile.open(file, true));
+        }
+
+        /**
+         * Opens an existing pipe's reader side: it reads from the last head published.
+         *
+         * @return the reader
+         * @throws PipeSideTakenException if another open pipe holds the reader side
+         * @throws IOException if the file is not a valid pipe file (the message says why)
+         */
+        public SharedYPipe openReader() throws IOException {
+            return open(SharedPipeFile.open(file, false));
+        }
+
+        private SharedYPipe open(SharedPipeFile opened) {
+            try {
+                return new SharedYPipe(opened, this);
+            } catch (RuntimeException | Error e) {
+                opened.release();
+                throw e;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Writer
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Writes {@code src} as one complete message; it becomes visible at the next {@link #flush()}.
+     *
+     * @param src the message
+     * @return {@code true} if written; {@code false} if the ring has no room now
+     * @throws NullPointerException if {@code src} is null
+     * @throws IllegalArgumentException if the message is longer than {@link #maxMessageLength()}
+     * @throws IllegalStateException if this is the reader, the pipe is closed, or another thread
+     *     is writing
+     */
+    public boolean write(byte[] src) {
+        Objects.requireNonNull(src, "src");
+        return write(src, 0, src.length, false);
+    }
+
+    /**
+     * Writes {@code length} bytes of {@code src} from {@code offset} as one message.
+     *
+     * @param src the bytes
+     * @param offset where the message starts in {@code src}
+     * @param length the message's length, {@code 0 <= length <= maxMessageLength()}
+     * @param incomplete {@code true} if more parts of the same message follow
+     * @return {@code true} if written; {@code false} if the ring has no room now
+     * @throws NullPointerException if {@code src} is null
+     * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
+     * @throws IllegalArgumentException if {@code length} is longer than {@link #maxMessageLength()}
+     * @throws IllegalStateException if this is the reader, the pipe is closed, or another thread
+     *     is writing
+     */
+    public boolean write(byte[] src, int offset, int length, boolean incomplete) {
+        Objects.requireNonNull(src, "src");
+        Objects.checkFromIndexSize(offset, length, src.length);
+        long start = beginWrite(length);
+        if (start < 0) {
+            return false;
+        }
+        try {
+            ring.put(index(start) + HEADER_BYTES, src, offset, length);
+            append(start, length, incomplete);
+        } finally {
+            exit();
+        }
+        return true;
+    }
+
+    /**
+     * Writes the remaining bytes of {@code src} as one message, advancing its position past them
+     * if the message was written.
+     *
+     * @param src the bytes
+     * @param incomplete {@code true} if more parts of the same message follow
+     * @return {@code true} if written; {@code false} if the ring has no room now
+     * @throws NullPointerException if {@code src} is null
+     * @throws IllegalArgumentException if {@code src.remaining()} is longer than
+     *     {@link #maxMessageLength()}
+     * @throws IllegalStateException if this is the reader, the pipe is closed, or another thread
+     *     is writing
+     */
+    public boolean write(ByteBuffer src, boolean incomplete) {
+        Objects.requireNonNull(src, "src");
+        int length = src.remaining();
+        long start = beginWrite(length);
+        if (start < 0) {
+            return false;
+        }
+        try {
+            ring.put(index(start) + HEADER_BYTES, src, src.position(), length);
+            src.position(src.position() + length);
+            append(start, length, incomplete);
+        } finally {
+            exit();
+        }
+        return true;
+    }
+
+    /**
+     * Claims room for a message of {@code length} bytes to be built in place in
+     * {@link #claimBuffer()} at {@code [returned, returned + length)}, until {@link #commit(boolean)}.
+     *
+     * @param length the message's length, {@code 0 <= length <= maxMessageLength()}
+     * @return the index of the message's first byte in {@link #claimBuffer()}, or {@code -1} if
+     *     the ring has no room now
+     * @throws IllegalArgumentException if {@code length} is out of range
+     * @throws IllegalStateException if this is the reader, the pipe is closed, another thread is
+     *     writing, or a claim is already open
+     */
+    public int claim(int length) {
+        long start = beginWrite(length);
+        if (start < 0) {
+            return -1;
+        }
+        claimStart = start;
+        claimLength = length;
+        claimThread = Thread.currentThread();
+        OffHeapRing.wholeRing(writerView);
+        return index(start) + HEADER_BYTES; // the writer side stays entered until commit
+    }
+
+    /**
+     * Returns the buffer {@link #claim(int)} indexes (the ring), reset to position 0, limit its
+     * capacity and native order. Write only inside an open claim.
+     *
+     * @return the ring buffer
+     * @throws IllegalStateException if this is the reader or the pipe is closed
+     */
+    public ByteBuffer claimBuffer() {
+        requireSide(true);
+        checkOpen();
+        return OffHeapRing.wholeRing(writerView);
+    }
+
+    /**
+     * Completes the open claim: the message is visible at the next flush. If the pipe was closed
+     * while the claim was open, the claim is discarded and {@link IllegalStateException} thrown.
+     *
+     * @param incomplete {@code true} if more parts of the same message follow
+     * @throws IllegalStateException if this is the reader, no claim is open, or the pipe was
+     *     closed meanwhile
+     */
+    public void commit(boolean incomplete) {
+        requireSide(true);
+        if (claimStart < 0) {
+            checkOpen();
+            throw new IllegalStateException("no open claim: call claim(length) first");
+        }
+        long start = claimStart;
+        claimStart = -1;
+        claimThread = null;
+        if (((long) SIDE.getOpaque(this) & SideGuard.CLOSING) != 0) {
+            exit();
+            throw new IllegalStateException("pipe is closed: the claimed message is discarded");
+        }
+        append(start, claimLength, incomplete);
+        exit();
+    }
+
+    /**
+     * Takes back the message written last, if it has not been flushed yet.
+     *
+     * @return {@code true} if a message was taken back; {@code false} if everything written has
+     *     been flushed
+     * @throws IllegalStateException if this is the reader, the pipe is closed, another thread is
+     *     writing, or a claim is open
+     */
+    public boolean unwrite() {
+        enter(true);
+        try {
+            long last = -1;
+            for (long pos = w; pos != tail; ) {
+                int header = headerAt(pos);
+                if (header != PADDING) {
+                    last = pos;
+                }
+                pos = recordEnd(pos, header, tail);
+            }
+            if (last < 0) {
+                tail = w; // only padding was unflushed
+                return false;
+            }
+            tail = last;
+            long end = w; // f: the end of the last complete record still written
+            for (long pos = w; pos != tail; ) {
+                int header = headerAt(pos);
+                pos = recordEnd(pos, header, tail);
+                if (header != PADDING && RecordDescriptor.isLastPart(header)) {
+                    end = pos;
+                }
+            }
+            f = end;
+            return true;
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Makes every complete message written so far visible to the reader; if the reader was
+     * asleep, wakes it ({@code FUTEX_WAKE}) before returning.
+     *
+     * @return {@code true} if the reader was awake (or nothing needed flushing); {@code false} if
+     *     it was asleep and this call has woken it (nothing is left for the caller to do)
+     * @throws IllegalStateException if this is the reader, the pipe is closed, another thread is
+     *     writing, or the file's {@code c} was corrupted by another process
+     */
+    public boolean flush() {
+        requireSide(true);
+        if (claimStart >= 0 && claimThread == Thread.currentThread()) {
+            return flushPositions(); // inside our own claim: the side is entered already
+        }
+        enter(true);
+        try {
+            return flushPositions();
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Waits until a message of {@code length} bytes fits. Flush first: the reader frees space
+     * only by consuming flushed messages.
+     *
+     * @param length the message's length, {@code 0 <= length <= maxMessageLength()}
+     * @throws InterruptedException if interrupted while waiting
+     * @throws PeerGoneException if the reader died, or closed its side, while there is no room
+     * @throws IOException if the peer check fails
+     * @throws IllegalArgumentException if {@code length} is out of range or can never fit behind
+     *     the incomplete parts already written
+     * @throws IllegalStateException if this is the reader, messages are unflushed, or the pipe is
+     *     closed (also while waiting)
+     */
+    public void awaitSpace(int length) throws InterruptedException, IOException {
+        awaitRoom(length, -1L);
+    }
+
+    /**
+     * Waits at most {@code timeout} until a message of {@code length} bytes fits. Flush first.
+     *
+     * @param length the message's length, {@code 0 <= length <= maxMessageLength()}
+     * @param timeout how long to wait, {@code >= 0}
+     * @param unit the unit of {@code timeout}
+     * @return {@code true} if the message fits now; {@code false} if the time ran out
+     * @throws InterruptedException if interrupted while waiting
+     * @throws PeerGoneException if the reader died, or closed its side, while there is no room
+     * @throws IOException if the peer check fails
+     * @throws IllegalArgumentException if {@code length} or {@code timeout} is out of range
+     * @throws IllegalStateException if this is the reader, messages are unflushed, or the pipe is
+     *     closed (also while waiting)
+     * @throws NullPointerException if {@code unit} is null
+     */
+    public boolean awaitSpace(int length, long timeout, TimeUnit unit)
+            throws InterruptedException, IOException {
+        return awaitRoom(length, Waits.timeoutNanos(timeout, unit));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Reader
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Tells whether a message can be read, prefetching every message flushed so far. A
+     * {@code false} answer has marked the reader asleep (the writer's next flush will wake the
+     * futex); use {@link #awaitMessage()} to sleep.
+     *
+     * @return {@code true} if {@link #read(byte[])} will return a message
+     * @throws IllegalStateException if this is the writer, the pipe is closed, another thread is
+     *     reading, or the file is corrupt
+     */
+    public boolean checkRead() {
+        enter(false);
+        long from = front;
+        try {
+            return nextMessage();
+        } finally {
+            leaveReader(from);
+        }
+    }
+
+    /**
+     * Copies the next message into {@code dst}.
+     *
+     * @param dst where to copy the message, from index 0
+     * @return the message's length, or {@code -1} if the pipe is empty
+     * @throws NullPointerException if {@code dst} is null
+     * @throws IllegalArgumentException if the message is longer than {@code dst} (it stays)
+     * @throws IllegalStateException if this is the writer, the pipe is closed, another thread is
+     *     reading, or the file is corrupt
+     */
+    public int read(byte[] dst) {
+        Objects.requireNonNull(dst, "dst");
+        enter(false);
+        long from = front;
+        try {
+            if (!nextMessage()) {
+                return -1;
+            }
+            int length = RecordDescriptor.length(headerAt(front));
+            if (length > dst.length) {
+                throw new IllegalArgumentException("dst.length " + dst.length
+                        + " is shorter than the next message: " + length + " bytes");
+            }
+            ring.get(index(front) + HEADER_BYTES, dst, 0, length);
+            front += recordSize(length);
+            return length;
+        } finally {
+            leaveReader(from);
+        }
+    }
+
+    /**
+     * Hands every prefetched message, or if there is none every message flushed so far, to
+     * {@code handler} as views into the ring (see {@link OffHeapYPipe.MessageHandler}); head is
+     * published once, when the call returns.
+     *
+     * @param handler called once per message, in order; an exception from it propagates, and
+     *     its message counts as read
+     * @return how many messages were handed over; {@code 0} if the pipe is empty
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if this is the writer, the pipe is closed, another thread is
+     *     reading, or the file is corrupt
+     */
+    public int readBatch(OffHeapYPipe.MessageHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        enter(false);
+        long from = front;
+        try {
+            if (!nextMessage()) {
+                return 0;
+            }
+            int n = 0;
+            while (front != r) {
+                int header = headerAt(front);
+                long next = recordEnd(front, header, r);
+                if (header != PADDING) {
+                    try {
+                        handler.onMessage(OffHeapRing.wholeRing(readerView), index(front) + HEADER_BYTES,
+                                RecordDescriptor.length(header));
+                    } finally {
+                        front = next;
+                    }
+                    n++;
+                    if (((long) SIDE.getOpaque(this) & SideGuard.CLOSING) != 0) {
+                        break; // the handler closed the pipe
+                    }
+                } else {
+                    front = next;
+                }
+            }
+            return n;
+        } finally {
+            leaveReader(from);
+        }
+    }
+
+    /**
+     * Waits until a message can be read.
+     *
+     * @return {@code true} if a message can be read; {@code false} if the writer closed its side
+     *     and every message was read
+     * @throws PeerGoneException if the writer died, after every message it flushed was read
+     * @throws InterruptedException if interrupted while waiting
+     * @throws IOException if the peer check fails
+     * @throws IllegalStateException if this is the writer, the pipe is closed (also while
+     *     waiting), another thread is reading, or the file is corrupt
+     */
+    public boolean awaitMessage() throws InterruptedException, IOException {
+        return awaitRead(-1L);
+    }
+
+    /**
+     * Waits at most {@code timeout} until a message can be read.
+     *
+     * @param timeout how long to wait, {@code >= 0}
+     * @param unit the unit of {@code timeout}
+     * @return {@code true} if a message can be read; {@code false} at the end of the stream or
+     *     when the time ran out ({@link #isEndOfStream()} tells which)
+     * @throws PeerGoneException if the writer died, after every message it flushed was read
+     * @throws InterruptedException if interrupted while waiting
+     * @throws IOException if the peer check fails
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException if {@code unit} is null
+     * @throws IllegalStateException if this is the writer, the pipe is closed (also while
+     *     waiting), another thread is reading, or the file is corrupt
+     */
+    public boolean awaitMessage(long timeout, TimeUnit unit) throws InterruptedException, IOException {
+        return awaitRead(Waits.timeoutNanos(timeout, unit));
+    }
+
+    /**
+     * Tells whether the writer closed its side and every message it flushed has been read.
+     *
+     * @return {@code true} at the clean end of the stream
+     * @throws IllegalStateException if this is the writer, the pipe is closed or another thread
+     *     is reading
+     */
+    public boolean isEndOfStream() {
+        enter(false);
+        try {
+            return front == r && file.peerState() == CLOSED
+                    && (SharedWords.c(shared) & ~READER_ASLEEP) == front;
+        } finally {
+            exit();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Both
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Returns the ring's size.
+     *
+     * @return the capacity in bytes
+     */
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * Returns the largest message this pipe carries.
+     *
+     * @return {@code capacity() / 2 - 4}
+     */
+    public int maxMessageLength() {
+        return maxMessageLength;
+    }
+
+    /**
+     * Returns the pipe file.
+     *
+     * @return its absolute path
+     */
+    public Path file() {
+        return file.path;
+    }
+
+    /**
+     * Tells which side this instance is.
+     *
+     * @return {@code true} for the writer, {@code false} for the reader
+     */
+    public boolean isWriter() {
+        return writer;
+    }
+
+    /**
+     * Tells whether {@link #close()} has been called.
+     *
+     * @return {@code true} once closed
+     */
+    public boolean isClosed() {
+        return SideGuard.isClosed(side);
+    }
+
+    /**
+     * Closes this side: a writer flushes its complete messages (incomplete parts are dropped),
+     * marks its side closed and wakes the reader; a reader marks its side closed and wakes a
+     * waiting writer. A wait of this instance in another thread ends with
+     * {@link IllegalStateException}. The file is unmapped and the lock's descriptor closed as
+     * soon as no operation is inside (at once if none is). The file stays. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closeStarted.compareAndSet(false, true)) {
+            return;
+        }
+        // The pin keeps the mapping while this thread touches it outside the guard: tryRelease
+        // unmaps only when the side is CLOSED and no pin is held (both volatile: whichever of
+        // close and an exiting operation comes last sees both, and unmaps).
+        PINS.getAndAdd(this, 1);
+        try {
+            if (tryEnter()) {
+                try {
+                    if (writer) {
+                        tail = f; // incomplete parts are never flushed
+                        if (claimStart < 0) {
+                            flushQuietly();
+                        }
+                    }
+                } finally {
+                    exit();
+                }
+            }
+            SideGuard.close(SIDE, this);
+            file.markClosed(); // release: after the last flush
+            // Wake the peer's sleeper and ours (a wait of this instance in another thread).
+            Futex.wake(cWord, Integer.MAX_VALUE);
+            Futex.wake(headWord, Integer.MAX_VALUE);
+            Thread s = sleeper;
+            if (s != null) {
+                LockSupport.unpark(s);
+            }
+        } finally {
+            PINS.getAndAdd(this, -1);
+            tryRelease();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SharedYPipe[" + (writer ? "writer" : "reader") + " of " + name + ", " + capacity
+                + " bytes" + (isClosed() ? ", closed]" : "]");
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Protocol
+    // ------------------------------------------------------------------------------------------
+
+    private int index(long position) {
+        return (int) position & mask;
+    }
+
+    private int headerAt(long position) {
+        return (int) INT.get(ring, index(position));
+    }
+
+    /**
+     * The end of the record at {@code position} whose header is {@code header}, checked: it must
+     * be a padding record or a record of at most {@link #maxMessageLength()} bytes that neither
+     * wraps the ring nor passes {@code limit} (what was flushed, or written). Another process
+     * can write anything into the file; what it writes must not take us outside the ring.
+     */
+    private long recordEnd(long position, int header, long limit) {
+        int at = index(position);
+        long end;
+        if (header == PADDING) {
+            end = position + (capacity - at);
+        } else {
+            int length = RecordDescriptor.length(header);
+            if (header < 0 || length > maxMessageLength || recordSize(length) > capacity - at) {
+                throw corrupt("record header 0x" + Integer.toHexString(header) + " at position " + position);
+            }
+            end = position + recordSize(length);
+        }
+        if (end > limit) {
+            throw corrupt("record at position " + position + " ends at " + end + ", past " + limit);
+        }
+        return end;
+    }
+
+    private IllegalStateException corrupt(String what) {
+        return new IllegalStateException("pipe file " + name + " is corrupt: " + what);
+    }
+
+    private void checkLength(int length) {
+        if (length < 0 || length > maxMessageLength) {
+            throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
+                    + "] for a ring of " + capacity + " bytes: " + length);
+        }
+    }
+
+    /** Bytes a message of {@code length} takes at {@code position}, with the padding it needs. */
+    private long footprint(long position, int length) {
+        int size = recordSize(length);
+        int toEnd = capacity - index(position);
+        return size <= toEnd ? size : (long) toEnd + size;
+    }
+
+    /** Writer: head from the word, checked against what the writer has written. */
+    private long checkedHead(long word) {
+        long head = word & ~WRITER_WAITING;
+        if (head < 0 || head > w || tail - head > capacity || (head & 7) != 0) {
+            throw corrupt("head " + head + " with the writer at " + w + " in a ring of " + capacity);
+        }
+        return head;
+    }
+
+    /** Writer: true if a message of {@code length} fits at tail, re-reading head if it must. */
+    private boolean hasRoom(int length) {
+        long need = tail + footprint(tail, length) - capacity;
+        if (need <= headCache) {
+            return true;
+        }
+        // Acquire: pairs with the reader's getAndSet of head, so the reader's reads of the bytes
+        // before head happen-before our overwriting them.
+        headCache = checkedHead(SharedWords.head(shared));
+        return need <= headCache;
+    }
+
+    /** Writer: enters, finds room at tail (writing a padding record if needed), or leaves. */
+    private long beginWrite(int length) {
+        requireSide(true);
+        checkLength(length);
+        enter(true);
+        if (!hasRoom(length)) {
+            exit();
+            return -1;
+        }
+        long start = tail;
+        int toEnd = capacity - index(start);
+        if (recordSize(length) > toEnd) {
+            INT.set(ring, index(start), PADDING); // plain: the flush's release CAS publishes it
+            start += toEnd;
+        }
+        return start;
+    }
+
+    private void append(long start, int length, boolean incomplete) {
+        INT.set(ring, index(start), RecordDescriptor.header(length, incomplete)); // plain, as above
+        tail = start + recordSize(length);
+        if (!incomplete) {
+            f = tail;
+        }
+    }
+
+    /** Writer, inside its side: publishes [w, f) (see {@link SharedWords#flush}). */
+    private boolean flushPositions() {
+        if (w == f) {
+            return true;
+        }
+        boolean awake;
+        try {
+            awake = SharedWords.flush(shared, cWord, w, f);
+        } catch (IllegalStateException e) {
+            throw corrupt(e.getMessage());
+        }
+        w = f;
+        return awake;
+    }
+
+    private void flushQuietly() {
+        try {
+            flushPositions();
+        } catch (RuntimeException e) {
+            // a corrupt file: closing goes on
+        }
+    }
+
+    /**
+     * Reader: true if [front, r) is not empty, prefetching everything flushed if it is. When
+     * nothing new was flushed the reader spins on acquire loads of c (only the reader sets the
+     * asleep bit, so while it spins every flush's CAS succeeds and signals nothing), then
+     * CAS(c, front, front|1): "nothing past front" and "asleep" in one step, so a flush racing
+     * it either lands first (the CAS fails and we see its end) or finds the bit and wakes us.
+     */
+    private boolean checkReadPositions() {
+        if (front != r) {
+            return true;
+        }
+        long seen = SharedWords.c(shared);
+        if ((seen & ~READER_ASLEEP) == front) {
+            WaitPolicy policy = readerPolicy;
+            int limit = (seen & READER_ASLEEP) != 0 ? 0 : policy.spins();
+            int round = 1;
+            for (; round <= limit; round++) {
+                Thread.onSpinWait();
+                seen = SharedWords.c(shared);
+                if (seen != front) {
+                    policy.spun(round);
+                    break;
+                }
+            }
+            if (round > limit) {
+                if (limit > 0) {
+                    policy.parked();
+                }
+                if (seen == front) {
+                    seen = SharedWords.sleep(shared, front);
+                }
+                if ((seen & ~READER_ASLEEP) == front) {
+                    return false; // asleep: c is front|1
+                }
+            }
+        }
+        long end = seen & ~READER_ASLEEP;
+        if (end < front || end - front > capacity || (end & 7) != 0) {
+            throw corrupt("c is " + seen + " with the reader at " + front);
+        }
+        r = end;
+        return true;
+    }
+
+    /** Reader: skips padding; true if a message is at front, false if the reader is asleep. */
+    private boolean nextMessage() {
+        while (checkReadPositions()) {
+            int header = headerAt(front);
+            long end = recordEnd(front, header, r); // checks it before anyone uses its length
+            if (header != PADDING) {
+                return true;
+            }
+            front = end;
+        }
+        return false;
+    }
+
+    /** Reader: leaves its side, first publishing head if this call consumed anything. */
+    private void leaveReader(long from) {
+        try {
+            if (front != from) {
+                SharedWords.publishHead(shared, headWord, front);
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /** Writer: waits for room; {@code timeoutNanos < 0}: no limit. */
+    private boolean awaitRoom(int length, long timeoutNanos) throws InterruptedException, IOException {
+        requireSide(true);
+        checkLength(length);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long deadline = Waits.deadline(Math.max(0, timeoutNanos));
+        enter(true);
+        try {
+            if (w != f) {
+                throw new IllegalStateException("flush() before awaiting space: " + (f - w)
+                        + " unflushed bytes would never be consumed");
+            }
+            long held = tail - f; // incomplete parts: the reader cannot consume them yet
+            if (held + footprint(tail, length) > capacity) {
+                throw new IllegalArgumentException("length " + length + " can never fit: " + held
+                        + " bytes of incomplete parts are held in a ring of " + capacity + " bytes");
+            }
+            if (hasRoom(length) || timeoutNanos == 0) {
+                return hasRoom(length);
+            }
+            int limit = writerPolicy.spins();
+            for (int round = 1; round <= limit; round++) {
+                Thread.onSpinWait();
+                if (hasRoom(length)) {
+                    writerPolicy.spun(round);
+                    return true;
+                }
+            }
+            writerPolicy.parked();
+            for (;;) {
+                long seen = SharedWords.head(shared);
+                headCache = checkedHead(seen);
+                if (hasRoom(length)) {
+                    return true; // a WAITING bit left up costs the reader one spare wake-up
+                }
+                if ((seen & WRITER_WAITING) == 0) {
+                    if (!SharedWords.raiseWaiting(shared, seen)) {
+                        continue; // head moved: look again
+                    }
+                    seen |= WRITER_WAITING;
+                }
+                if (file.peerState() == CLOSED) {
+                    throw new PeerGoneException(file.peerName() + " closed " + name + ": no space will come");
+                }
+                long slice = peerCheckNanos;
+                if (timeoutNanos > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        SharedWords.lowerWaiting(shared, seen);
+                        return false;
+                    }
+                    slice = Math.min(slice, left);
+                }
+                boolean woken = sleep(headWord, HEAD_AT, (int) seen, slice);
+                if (Thread.interrupted()) {
+                    SharedWords.lowerWaiting(shared, seen);
+                    throw new InterruptedException();
+                }
+                if (!woken && !hasRoom(length) && file.peerDied()) {
+                    throw new PeerGoneException(file.peerName() + " died: no space will come in " + name);
+                }
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /** Reader: waits for a message; {@code timeoutNanos < 0}: no limit. */
+    private boolean awaitRead(long timeoutNanos) throws InterruptedException, IOException {
+        requireSide(false);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long deadline = Waits.deadline(Math.max(0, timeoutNanos));
+        enter(false);
+        long from = front;
+        try {
+            for (;;) {
+                if (nextMessage()) {
+                    return true;
+                }
+                // Asleep: c is front|1. A writer's CLOSED (acquire) comes after its last flush.
+                if (file.peerState() == CLOSED) {
+                    return nextMessage();
+                }
+                long slice = peerCheckNanos;
+                if (timeoutNanos >= 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    slice = Math.min(slice, left);
+                }
+                boolean woken = sleep(cWord, C_AT, (int) (front | READER_ASLEEP), slice);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (!woken && file.peerDied()) {
+                    if (nextMessage()) {
+                        return true; // flushed before it died
+                    }
+                    throw new PeerGoneException(file.peerName() + " died; every message it flushed to "
+                            + name + " has been read");
+                }
+            }
+        } finally {
+            leaveReader(from);
+        }
+    }
+
+    /**
+     * Sleeps while the low half of the word at {@code offset} holds {@code expected}, at most
+     * {@code nanos}; false if the time ran out. A platform thread sleeps in FUTEX_WAIT; a virtual
+     * thread parks in timed slices, looking at the word after each (a native wait would pin its
+     * carrier). Then checks that the pipe was not closed meanwhile.
+     */
+    private boolean sleep(long address, int offset, int expected, long nanos) {
+        sleeper = Thread.currentThread();
+        boolean woken;
+        try {
+            if (!WaitPolicy.isVirtual(Thread.currentThread())) {
+                woken = futex.await(address, expected, nanos);
+            } else {
+                woken = false;
+                long end = System.nanoTime() + nanos;
+                long park = MIN_PARK_NANOS;
+                for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+                    if ((int) INT.getAcquire(shared, offset + LOW_HALF) != expected
+                            || isClosed() || Thread.currentThread().isInterrupted()) {
+                        woken = true;
+                        break;
+                    }
+                    LockSupport.parkNanos(this, Math.min(park, left));
+                    park = Math.min(2 * park, MAX_PARK_NANOS);
+                }
+            }
+        } finally {
+            sleeper = null;
+        }
+        checkOpen(); // close() woke us: leave (the exit unmaps)
+        return woken;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Side guard and close
+    // ------------------------------------------------------------------------------------------
+
+    private void requireSide(boolean wantWriter) {
+        if (wantWriter != writer) {
+            throw new IllegalStateException("this is the " + SharedPipeFile.sideName(writer) + " of " + name
+                    + ": that operation belongs to the " + SharedPipeFile.sideName(wantWriter));
+        }
+    }
+
+    private void enter(boolean wantWriter) {
+        requireSide(wantWriter);
+        SideGuard.enter(SIDE, this, SharedPipeFile.sideName(writer));
+    }
+
+    private boolean tryEnter() {
+        try {
+            SideGuard.enter(SIDE, this, SharedPipeFile.sideName(writer));
+            return true;
+        } catch (IllegalStateException busy) {
+            return false;
+        }
+    }
+
+    private void exit() {
+        if ((SideGuard.exit(SIDE, this, -1L, 0L) & SideGuard.CLOSING) != 0) {
+            tryRelease();
+        }
+    }
+
+    private void checkOpen() {
+        if (SideGuard.isClosed((long) SIDE.getOpaque(this))) {
+            throw new IllegalStateException("pipe is closed");
+        }
+    }
+
+    /** Unmaps and unlocks once the side is CLOSED (out of the memory) and no close pins it. */
+    private void tryRelease() {
+        if (((long) SIDE.getVolatile(this) & SideGuard.CLOSED) != 0 && (int) PINS.getVolatile(this) == 0
+                && released.compareAndSet(false, true)) {
+            file.release();
+        }
+    }
+}

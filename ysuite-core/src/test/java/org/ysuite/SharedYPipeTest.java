@@ -1,0 +1,526 @@
+package org.ysuite;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link SharedYPipe} with both sides in this JVM (the OFD locks make them two owners). */
+class SharedYPipeTest {
+
+    private Path dir;
+    private Path file;
+
+    @BeforeEach
+    void makeDir() throws IOException {
+        dir = SharedMessages.newDir("ysuite-test");
+        file = dir.resolve("pipe");
+    }
+
+    @AfterEach
+    void removeDir() throws IOException {
+        SharedMessages.removeDir(dir);
+    }
+
+    /** A builder whose sleepers check their peer rarely: a wait that ends must have been woken. */
+    private SharedYPipe.Builder slowPeerCheck() {
+        return SharedYPipe.builder(file).peerCheck(1, TimeUnit.HOURS)
+                .readerPolicy(WaitPolicy.purePark()).writerPolicy(WaitPolicy.purePark());
+    }
+
+    /** Reads a long of the file through a channel of its own (the page cache is shared). */
+    private long wordOfFile(int offset) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+            ch.read(b, offset);
+            return b.getLong(0);
+        }
+    }
+
+    /**
+     * Waits (yielding, bounded) until bit 0 of the word is up and the sleeper's native thread
+     * (found by its name in /proc/self/task) is asleep in the kernel: a JNI call shows as
+     * RUNNABLE to Java, so the thread's own state says nothing.
+     */
+    private void awaitSleepBit(int offset, Thread sleeper) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((wordOfFile(offset) & 1) == 0 || !nativeThreadSleeps(sleeper.getName())) {
+            if (System.nanoTime() > deadline) {
+                fail("the sleep bit at " + offset + " never rose, or " + sleeper.getName() + " never slept");
+            }
+            Thread.yield();
+        }
+    }
+
+    private static boolean nativeThreadSleeps(String name) throws IOException {
+        String comm = name.length() > 15 ? name.substring(0, 15) : name;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.collect(Collectors.toList())) {
+                try {
+                    if (Files.readString(task.resolve("comm")).trim().equals(comm)) {
+                        String stat = Files.readString(task.resolve("stat"));
+                        return stat.charAt(stat.lastIndexOf(')') + 2) == 'S';
+                    }
+                } catch (IOException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        }
+        throw new AssertionError("no native thread named " + comm);
+    }
+
+    private void patch(int offset, byte[] bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(bytes), offset);
+        }
+    }
+
+    private static byte[] intBytes(int v) {
+        return ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, v).array();
+    }
+
+    @Test
+    void createsA0600FileOfHeaderPlusCapacity() throws Exception {
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+            assertEquals(4096 + 4096, Files.size(file));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+            assertTrue(out.isWriter());
+            assertEquals(4096, out.capacity());
+            assertEquals(2044, out.maxMessageLength());
+            assertEquals(file.toAbsolutePath(), out.file());
+            assertThrows(FileAlreadyExistsException.class, () -> SharedYPipe.createWriter(file, 4096));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(file), files.collect(Collectors.toList()), "no temporary file is left");
+        }
+    }
+
+    @Test
+    void roundTripOfRandomSizesAndContentsInOneThread() throws Exception {
+        SplittableRandom random = new SplittableRandom(42);
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 1024);
+                SharedYPipe in = SharedYPipe.openReader(file)) {
+            byte[] dst = new byte[in.maxMessageLength()];
+            for (int round = 0; round < 2000; round++) {
+                byte[][] sent = new byte[1 + random.nextInt(6)][];
+                int n = 0;
+                for (; n < sent.length; n++) {
+                    byte[] m = new byte[random.nextInt(out.maxMessageLength() / 3 + 1)];
+                    random.nextBytes(m);
+                    if (!out.write(m)) {
+                        break;
+                    }
+                    sent[n] = m;
+                }
+                out.flush();
+                for (int i = 0; i < n; i++) {
+                    int len = in.read(dst);
+                    assertEquals(sent[i].length, len, "round " + round + " message " + i);
+                    assertArrayEquals(sent[i], java.util.Arrays.copyOf(dst, len));
+                }
+                assertEquals(-1, in.read(dst));
+            }
+        }
+    }
+
+    @Test
+    void twoThreadsExchangeCheckedMessagesThroughSleepsBothWays() throws Exception {
+        int count = 200_000;
+        try (SharedYPipe out = SharedYPipe.builder(file).capacity(4096).createWriter();
+                SharedYPipe in = SharedYPipe.openReader(file)) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    SharedMessages messages = new SharedMessages(7, 600);
+                    for (long seq = 0; seq < count; seq++) {
+                        int length = messages.make(seq);
+                        while (!out.write(messages.bytes(), 0, length, false)) {
+                            out.flush();
+                            out.awaitSpace(length);
+                        }
+                        if ((seq & 3) == 0) {
+                            out.flush();
+                        }
+                    }
+                    out.flush();
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "shared-writer");
+            writer.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
+            writer.start();
+            CRC32C crc = new CRC32C();
+            long[] next = {0};
+            while (next[0] < count) {
+                assertTrue(in.awaitMessage(30, TimeUnit.SECONDS), "no message for 30 s at " + next[0]);
+                in.readBatch((b, off, len) -> {
+                    long seq = SharedMessages.check(b, off, len, crc);
+                    assertEquals(next[0]++, seq, "out of order");
+                });
+            }
+            writer.join(30_000);
+            assertFalse(writer.isAlive());
+            assertEquals(null, failure.get());
+        }
+    }
+
+    @Test
+    void aSleepingReaderIsWokenByTheFlush() throws Exception {
+        try (SharedYPipe out = slowPeerCheck().capacity(4096).createWriter();
+                SharedYPipe in = slowPeerCheck().openReader()) {
+            CountDownLatch started = new CountDownLatch(1);
+            AtomicReference<Object> got = new AtomicReference<>();
+            Thread reader = new Thread(() -> {
+                started.countDown();
+                try {
+                    got.set(in.awaitMessage() ? in.read(new byte[16]) : "end");
+                } catch (Throwable t) {
+                    got.set(t);
+                }
+            }, "sleeping-reader");
+            reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
+            reader.start();
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            awaitSleepBit(SharedPipeFile.C_AT, reader);
+            assertTrue(out.write(new byte[5]));
+            assertFalse(out.flush(), "the flush must find the reader asleep (and wake it)");
+            reader.join(5_000);
+            assertFalse(reader.isAlive(), "the reader slept through the flush's wake-up");
+            assertEquals(5, got.get());
+            assertTrue(out.flush(), "nothing new: no wake-up");
+        }
+    }
+
+    @Test
+    void aWriterWaitingForSpaceIsWokenByTheReader() throws Exception {
+        try (SharedYPipe out = slowPeerCheck().capacity(256).createWriter();
+                SharedYPipe in = slowPeerCheck().openReader()) {
+            byte[] m = new byte[60];
+            int written = 0;
+            while (out.write(m)) {
+                written++;
+            }
+            out.flush();
+            AtomicReference<Object> got = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    out.awaitSpace(m.length);
+                    got.set(out.write(m));
+                } catch (Throwable t) {
+                    got.set(t);
+                }
+            }, "waiting-writer");
+            writer.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
+            writer.start();
+            awaitSleepBit(SharedPipeFile.HEAD_AT, writer);
+            assertEquals(60, in.read(new byte[64]));
+            writer.join(5_000);
+            assertFalse(writer.isAlive(), "the writer slept through the reader's wake-up");
+            assertEquals(Boolean.TRUE, got.get());
+            assertTrue(written > 1);
+        }
+    }
+
+    @Test
+    void aCleanCloseEndsTheStreamAfterEveryMessage() throws Exception {
+        SharedYPipe out = SharedYPipe.createWriter(file, 4096);
+        try (SharedYPipe in = SharedYPipe.openReader(file)) {
+            for (int i = 0; i < 3; i++) {
+                assertTrue(out.write(new byte[] {(byte) i}));
+            }
+            assertTrue(out.write(new byte[] {9}, 0, 1, true)); // incomplete: dropped by close
+            out.close();
+            assertTrue(out.isClosed());
+            byte[] dst = new byte[4];
+            for (int i = 0; i < 3; i++) {
+                assertTrue(in.awaitMessage());
+                assertEquals(1, in.read(dst));
+                assertEquals(i, dst[0]);
+            }
+            assertFalse(in.awaitMessage(), "the writer closed and everything was read");
+            assertTrue(in.isEndOfStream());
+            assertFalse(in.awaitMessage(1, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void aRestartedWriterContinuesWhereTheLastFlushEnded() throws Exception {
+        SharedYPipe first = SharedYPipe.createWriter(file, 1024);
+        try (SharedYPipe in = SharedYPipe.openReader(file)) {
+            first.write(new byte[] {1});
+            first.write(new byte[] {2});
+            first.flush();
+            first.write(new byte[] {3}, 0, 1, true); // an incomplete part: never flushed
+            first.close();
+            byte[] dst = new byte[8];
+            assertTrue(in.awaitMessage());
+            assertEquals(1, in.read(dst));
+            assertEquals(1, dst[0]);
+            try (SharedYPipe again = SharedYPipe.builder(file).openWriter()) {
+                assertTrue(again.write(new byte[] {4}));
+                again.flush();
+                assertTrue(in.awaitMessage());
+                assertEquals(1, in.read(dst));
+                assertEquals(2, dst[0]);
+                assertTrue(in.awaitMessage());
+                assertEquals(1, in.read(dst));
+                assertEquals(4, dst[0], "the restarted writer's message follows the last flushed one");
+            }
+        }
+    }
+
+    @Test
+    void aTakenSideIsRefusedWithTheHoldersPid() throws Exception {
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096);
+                SharedYPipe in = SharedYPipe.openReader(file)) {
+            String pid = String.valueOf(ProcessHandle.current().pid());
+            PipeSideTakenException w = assertThrows(PipeSideTakenException.class,
+                    () -> SharedYPipe.builder(file).openWriter());
+            assertTrue(w.getMessage().contains("writer side") && w.getMessage().contains(pid), w.getMessage());
+            PipeSideTakenException r = assertThrows(PipeSideTakenException.class,
+                    () -> SharedYPipe.openReader(file));
+            assertTrue(r.getMessage().contains("reader side") && r.getMessage().contains(pid), r.getMessage());
+            assertFalse(in.isClosed() || out.isClosed());
+        }
+        SharedYPipe.openReader(file).close(); // free again once closed
+    }
+
+    private String openFails(String expected) {
+        IOException e = assertThrows(IOException.class, () -> SharedYPipe.openReader(file));
+        assertTrue(e.getMessage().contains(expected), "'" + e.getMessage() + "' should say " + expected);
+        return e.getMessage();
+    }
+
+    @Test
+    void aBadFileIsAClearException() throws Exception {
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        openFails("wrong magic");
+
+        Files.delete(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(8, intBytes(2));
+        openFails("version 2");
+
+        Files.delete(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(12, intBytes(1234));
+        openFails("header size 1234");
+
+        Files.delete(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(16, intBytes(3000));
+        openFails("capacity 3000");
+
+        Files.delete(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(16, intBytes(2048)); // a valid capacity that does not match the size
+        openFails("file size 8192");
+
+        Files.delete(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(6000);
+        }
+        openFails("file size 6000");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(100);
+        }
+        openFails("shorter than the 4096-byte header");
+
+        Files.delete(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(SharedPipeFile.HEAD_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, 64).array());
+        openFails("corrupt positions");
+
+        Files.delete(file);
+        Files.createDirectory(file);
+        openFails("not a regular file");
+        Files.delete(file);
+        openFails("no pipe file");
+    }
+
+    @Test
+    void aCorruptRecordLengthIsAnExceptionNotAWildAccess() throws Exception {
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096);
+                SharedYPipe in = SharedYPipe.openReader(file)) {
+            out.write(new byte[10]);
+            out.flush();
+            patch(SharedPipeFile.HEADER_SIZE, intBytes(0x3fff_ff00)); // the first record's length
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> in.read(new byte[4096]));
+            assertTrue(e.getMessage().contains("corrupt") && e.getMessage().contains("record header"), e.getMessage());
+            patch(SharedPipeFile.HEADER_SIZE, intBytes(10));
+            patch(SharedPipeFile.C_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
+                    .putLong(0, 1L << 40).array());
+            assertEquals(10, in.read(new byte[4096]), "prefetched before the scribble: still fine");
+            IllegalStateException c = assertThrows(IllegalStateException.class, () -> in.read(new byte[4096]));
+            assertTrue(c.getMessage().contains("corrupt") && c.getMessage().contains("c is"), c.getMessage());
+        }
+    }
+
+    /** The descriptors of this process that point at the pipe file, and its mappings of it. */
+    private long handlesOnFile() throws IOException {
+        String name = file.toAbsolutePath().toString();
+        long fds = 0;
+        try (Stream<Path> links = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path link : links.collect(Collectors.toList())) {
+                try {
+                    if (Files.readSymbolicLink(link).toString().startsWith(name)) {
+                        fds++;
+                    }
+                } catch (IOException gone) {
+                    // the listing's own descriptor, closed meanwhile
+                }
+            }
+        }
+        long maps = Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(name)).count();
+        return fds * 1_000_000 + maps;
+    }
+
+    @Test
+    void aThousandOpensAndClosesLeaveNoDescriptorAndNoMapping() throws Exception {
+        SharedYPipe.createWriter(file, 4096).close();
+        assertEquals(0, handlesOnFile());
+        for (int i = 0; i < 1000; i++) {
+            SharedYPipe out = SharedYPipe.builder(file).openWriter();
+            SharedYPipe in = SharedYPipe.openReader(file);
+            if (i == 0) {
+                assertEquals(2_000_002, handlesOnFile(), "two lock descriptors, two mappings while open");
+            }
+            assertTrue(out.write(new byte[i % 100]));
+            out.flush();
+            assertTrue(in.awaitMessage());
+            assertEquals(i % 100, in.read(new byte[100]));
+            in.close();
+            out.close();
+        }
+        assertEquals(0, handlesOnFile(), "(descriptors x 10^6 + mappings) left after 1000 opens and closes");
+    }
+
+    @Test
+    void badArgumentsNameTheArgumentAndTheLimit() throws Exception {
+        IllegalArgumentException cap = assertThrows(IllegalArgumentException.class,
+                () -> SharedYPipe.createWriter(file, 1000));
+        assertTrue(cap.getMessage().contains("capacityBytes") && cap.getMessage().contains("256")
+                && cap.getMessage().contains(String.valueOf(1 << 30)), cap.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> SharedYPipe.builder(file).capacity(128));
+        IllegalArgumentException peer = assertThrows(IllegalArgumentException.class,
+                () -> SharedYPipe.builder(file).peerCheck(0, TimeUnit.SECONDS));
+        assertTrue(peer.getMessage().contains("peerCheck") && peer.getMessage().contains("1 ms"), peer.getMessage());
+        assertThrows(NullPointerException.class, () -> SharedYPipe.builder(null));
+        assertThrows(NullPointerException.class, () -> SharedYPipe.builder(file).readerPolicy(null));
+        assertThrows(NullPointerException.class, () -> SharedYPipe.builder(file).peerCheck(1, null));
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 256);
+                SharedYPipe in = SharedYPipe.openReader(file)) {
+            IllegalArgumentException len = assertThrows(IllegalArgumentException.class,
+                    () -> out.write(new byte[125]));
+            assertTrue(len.getMessage().contains("length") && len.getMessage().contains("124"), len.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> out.claim(-1));
+            assertThrows(IllegalArgumentException.class, () -> out.awaitSpace(10, -1, TimeUnit.SECONDS));
+            assertThrows(IndexOutOfBoundsException.class, () -> out.write(new byte[4], 2, 3, false));
+            assertThrows(NullPointerException.class, () -> out.write((byte[]) null));
+            assertThrows(NullPointerException.class, () -> in.read(null));
+            assertThrows(IllegalArgumentException.class, () -> in.awaitMessage(-1, TimeUnit.SECONDS));
+            out.write(new byte[20]);
+            out.flush();
+            IllegalArgumentException dst = assertThrows(IllegalArgumentException.class, () -> in.read(new byte[10]));
+            assertTrue(dst.getMessage().contains("dst.length 10"), dst.getMessage());
+            assertEquals(20, in.read(new byte[20]), "the message stayed");
+            IllegalStateException side = assertThrows(IllegalStateException.class, () -> in.write(new byte[1]));
+            assertTrue(side.getMessage().contains("reader") && side.getMessage().contains("writer"), side.getMessage());
+            assertThrows(IllegalStateException.class, () -> out.read(new byte[1]));
+            assertThrows(IllegalStateException.class, () -> out.awaitMessage());
+            assertThrows(IllegalStateException.class, () -> in.flush());
+        }
+    }
+
+    @Test
+    void operationsAfterCloseThrowIllegalState() throws Exception {
+        SharedYPipe out = SharedYPipe.createWriter(file, 4096);
+        SharedYPipe in = SharedYPipe.openReader(file);
+        out.close();
+        in.close();
+        out.close(); // idempotent
+        for (Runnable op : List.<Runnable>of(() -> out.write(new byte[1]), out::flush, () -> out.claim(1),
+                out::claimBuffer, () -> out.commit(false), out::unwrite, () -> in.read(new byte[1]),
+                in::checkRead, () -> in.readBatch((b, o, l) -> { }), in::isEndOfStream)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, op::run);
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
+        assertThrows(IllegalStateException.class, () -> out.awaitSpace(1));
+        assertThrows(IllegalStateException.class, () -> in.awaitMessage());
+        assertTrue(out.isClosed() && in.isClosed());
+        assertNotNull(out.toString());
+    }
+
+    @Test
+    void closeFromAnotherThreadEndsAWaitingReader() throws Exception {
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+            SharedYPipe in = slowPeerCheck().openReader();
+            AtomicReference<Throwable> got = new AtomicReference<>();
+            Thread reader = new Thread(() -> {
+                try {
+                    in.awaitMessage();
+                } catch (Throwable t) {
+                    got.set(t);
+                }
+            }, "closed-reader");
+            reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
+            reader.start();
+            awaitSleepBit(SharedPipeFile.C_AT, reader);
+            in.close();
+            reader.join(5_000);
+            assertFalse(reader.isAlive(), "close did not wake the waiting reader");
+            assertTrue(got.get() instanceof IllegalStateException, String.valueOf(got.get()));
+            assertTrue(out.write(new byte[1]));
+        }
+    }
+
+    @Test
+    void claimCommitUnwriteAndBatches() throws Exception {
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 1024);
+                SharedYPipe in = SharedYPipe.openReader(file)) {
+            int at = out.claim(3);
+            out.claimBuffer().put(at, (byte) 7).put(at + 1, (byte) 8).put(at + 2, (byte) 9);
+            out.commit(false);
+            assertTrue(out.write(ByteBuffer.wrap(new byte[] {1, 2}), true));
+            assertTrue(out.unwrite(), "the incomplete part is taken back");
+            assertTrue(out.write(new byte[] {5}));
+            out.flush();
+            assertFalse(out.unwrite(), "everything written was flushed");
+            byte[][] got = new byte[2][];
+            int[] n = {0};
+            assertEquals(2, in.readBatch((b, off, len) -> {
+                got[n[0]] = new byte[len];
+                b.get(off, got[n[0]++]);
+            }));
+            assertArrayEquals(new byte[] {7, 8, 9}, got[0]);
+            assertArrayEquals(new byte[] {5}, got[1]);
+            assertFalse(in.checkRead());
+        }
+    }
+}
