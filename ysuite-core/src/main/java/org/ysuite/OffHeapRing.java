@@ -224,12 +224,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (!nextMessage()) {
             return -1;
         }
-        int length = RecordDescriptor.length(headerAt(front));
-        if (length > dst.length) {
-            throw new IllegalArgumentException("dst.length " + dst.length
-                    + " is shorter than the next message: " + length + " bytes");
-        }
-        ring.get(index(front) + HEADER_BYTES, dst, 0, length);
+        int length = RecordDescriptor.copyPayload(ring, index(front), headerAt(front), dst);
         front += recordSize(length);
         return length;
     }

@@ -1,5 +1,7 @@
 package org.ysuite;
 
+import java.nio.ByteBuffer;
+
 /**
  * The record format of {@link OffHeapYPipe}'s ring: where each message sits and what its header
  * says. Every ring offset here is a byte index into the ring; positions (which never wrap) are
@@ -58,6 +60,23 @@ final class RecordDescriptor {
     /** True if the (non-padding) header closes its message: no more parts follow. */
     static boolean isLastPart(int header) {
         return (header & MORE_FLAG) == 0;
+    }
+
+    /**
+     * Copies the payload of the record at ring offset {@code at}, whose header is {@code header},
+     * into {@code dst} from index 0.
+     *
+     * @return the payload's length
+     * @throws IllegalArgumentException if {@code dst} is shorter than the payload
+     */
+    static int copyPayload(ByteBuffer ring, int at, int header, byte[] dst) {
+        int length = length(header);
+        if (length > dst.length) {
+            throw new IllegalArgumentException("dst.length " + dst.length
+                    + " is shorter than the next message: " + length + " bytes");
+        }
+        ring.get(at + HEADER_BYTES, dst, 0, length);
+        return length;
     }
 
     /** The largest payload a ring of {@code capacity} bytes carries: a record of half the ring. */

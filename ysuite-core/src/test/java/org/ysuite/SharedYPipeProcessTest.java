@@ -9,12 +9,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,9 +22,9 @@ import org.junit.jupiter.api.Test;
  * {@value #DEFAULT_COUNT}; the issue's 10^7: {@code -Dysuite.shared.count=10000000}),
  * {@code ysuite.shared.killRounds} (default {@value #DEFAULT_KILL_ROUNDS}).
  */
-class SharedYPipeProcessTest {
+class SharedYPipeProcessTest extends SharedPipeFileFixture {
 
-    static final long DEFAULT_COUNT = 1_000_000;
+    static final long DEFAULT_COUNT = 10_000_000;
     static final int DEFAULT_KILL_ROUNDS = 100;
     /** The reader's peer check. */
     static final long PEER_CHECK_MS = 100;
@@ -36,20 +33,6 @@ class SharedYPipeProcessTest {
     static final int MAX_LENGTH = 2000;
     /** The longest a live writer may leave the reader without a message. */
     static final long WAIT_SECONDS = 30;
-
-    private Path dir;
-    private Path file;
-
-    @BeforeEach
-    void makeDir() throws IOException {
-        dir = SharedMessages.newDir("ysuite-proc");
-        file = dir.resolve("pipe");
-    }
-
-    @AfterEach
-    void removeDir() throws IOException {
-        SharedMessages.removeDir(dir);
-    }
 
     /** The reader: checks every message is whole (CRC32C) and the next in sequence. */
     static final class CheckingReader {
@@ -103,10 +86,20 @@ class SharedYPipeProcessTest {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine(); // the child prints OPEN or dies (EOF): no hang
         if (!"OPEN".equals(line)) {
-            p.destroyForcibly();
+            end(p);
             throw new AssertionError("the writer JVM did not open the pipe: " + line);
         }
         return p;
+    }
+
+    /**
+     * Kills the child if it still runs and closes our ends of its pipes at once (left to the GC,
+     * their descriptors would close at random moments, under other tests that count descriptors).
+     */
+    private static void end(Process p) throws IOException {
+        p.destroyForcibly();
+        p.getInputStream().close();
+        p.getOutputStream().close();
     }
 
     /** A pipe whose writer side is closed, and its reader. */
@@ -128,7 +121,7 @@ class SharedYPipeProcessTest {
                 assertTrue(p.waitFor(60, TimeUnit.SECONDS));
                 assertEquals(0, p.exitValue());
             } finally {
-                p.destroyForcibly();
+                end(p);
             }
             System.out.printf("SharedYPipeProcessTest: %d messages between two JVMs in %d ms%n", count,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
@@ -141,10 +134,15 @@ class SharedYPipeProcessTest {
         try (SharedYPipe in = newPipeAndReader(1 << 14)) {
             CheckingReader reader = new CheckingReader(in);
             Process p = writer(0, -1, 2, true);
-            assertTrue(reader.readUntil(5000));
-            long killedAt = System.nanoTime();
-            p.destroyForcibly();
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            long killedAt;
+            try {
+                assertTrue(reader.readUntil(5000));
+                killedAt = System.nanoTime();
+                p.destroyForcibly();
+                assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            } finally {
+                end(p);
+            }
             long ms = reader.readToPeerGone(killedAt);
             assertTrue(ms <= PEER_CHECK_MS + MARGIN_MS, "PeerGoneException came " + ms + " ms after the kill");
             assertThrows(PeerGoneException.class, () -> in.awaitMessage(), "still gone");
@@ -155,7 +153,7 @@ class SharedYPipeProcessTest {
                 assertFalse(in.awaitMessage(), "the restarted writer closed cleanly");
                 assertTrue(again.waitFor(30, TimeUnit.SECONDS));
             } finally {
-                again.destroyForcibly();
+                end(again);
             }
         }
     }
@@ -180,7 +178,7 @@ class SharedYPipeProcessTest {
                     assertTrue(ms <= PEER_CHECK_MS + MARGIN_MS,
                             "round " + round + ": PeerGoneException came " + ms + " ms after the kill");
                 } finally {
-                    p.destroyForcibly();
+                    end(p);
                 }
             }
             System.out.printf("SharedYPipeProcessTest: %d kill rounds, %d messages, slowest PeerGoneException"

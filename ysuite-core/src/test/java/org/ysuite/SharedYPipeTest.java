@@ -25,26 +25,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link SharedYPipe} with both sides in this JVM (the OFD locks make them two owners). */
-class SharedYPipeTest {
-
-    private Path dir;
-    private Path file;
-
-    @BeforeEach
-    void makeDir() throws IOException {
-        dir = SharedMessages.newDir("ysuite-test");
-        file = dir.resolve("pipe");
-    }
-
-    @AfterEach
-    void removeDir() throws IOException {
-        SharedMessages.removeDir(dir);
-    }
+class SharedYPipeTest extends SharedPipeFileFixture {
 
     /** A builder whose sleepers check their peer rarely: a wait that ends must have been woken. */
     private SharedYPipe.Builder slowPeerCheck() {
@@ -216,6 +200,33 @@ class SharedYPipeTest {
     }
 
     @Test
+    void aVirtualThreadReaderParksInSlicesAndSeesTheFlush() throws Exception {
+        VirtualThreadsTest.assumeVirtualThreads();
+        try (SharedYPipe out = slowPeerCheck().capacity(4096).createWriter();
+                SharedYPipe in = slowPeerCheck().openReader()) {
+            AtomicReference<Object> got = new AtomicReference<>();
+            Thread reader = VirtualThreadsTest.newVirtualThread("virtual-reader", () -> {
+                try {
+                    got.set(in.awaitMessage() ? in.read(new byte[16]) : "end");
+                } catch (Throwable t) {
+                    got.set(t);
+                }
+            });
+            reader.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((wordOfFile(SharedPipeFile.C_AT) & 1) == 0) {
+                assertTrue(System.nanoTime() < deadline, "the virtual reader never went asleep");
+                Thread.yield();
+            }
+            assertTrue(out.write(new byte[7]));
+            assertFalse(out.flush(), "the flush must find the reader asleep");
+            reader.join(5_000);
+            assertFalse(reader.isAlive(), "the virtual reader did not see the flush (it parks in slices of at most 1 ms)");
+            assertEquals(7, got.get());
+        }
+    }
+
+    @Test
     void aWriterWaitingForSpaceIsWokenByTheReader() throws Exception {
         try (SharedYPipe out = slowPeerCheck().capacity(256).createWriter();
                 SharedYPipe in = slowPeerCheck().openReader()) {
@@ -242,6 +253,29 @@ class SharedYPipeTest {
             assertFalse(writer.isAlive(), "the writer slept through the reader's wake-up");
             assertEquals(Boolean.TRUE, got.get());
             assertTrue(written > 1);
+        }
+    }
+
+    @Test
+    void aWriterWaitingForSpaceLearnsThatTheReaderClosedOrDied() throws Exception {
+        try (SharedYPipe out = SharedYPipe.builder(file).capacity(256)
+                .peerCheck(20, TimeUnit.MILLISECONDS).createWriter()) {
+            SharedYPipe in = SharedYPipe.openReader(file);
+            while (out.write(new byte[60])) {
+                // fill the ring
+            }
+            out.flush();
+            assertFalse(out.awaitSpace(60, 50, TimeUnit.MILLISECONDS), "no room while the reader is alive");
+            in.close();
+            PeerGoneException closed = assertThrows(PeerGoneException.class,
+                    () -> out.awaitSpace(60, 10, TimeUnit.SECONDS));
+            assertTrue(closed.getMessage().contains("reader") && closed.getMessage().contains("closed"),
+                    closed.getMessage());
+            // A death as the file shows it: the reader's lock is gone but its side is still OPEN.
+            patch(SharedPipeFile.READER_AT, intBytes(SharedPipeFile.OPEN));
+            PeerGoneException died = assertThrows(PeerGoneException.class,
+                    () -> out.awaitSpace(60, 10, TimeUnit.SECONDS));
+            assertTrue(died.getMessage().contains("reader") && died.getMessage().contains("died"), died.getMessage());
         }
     }
 
@@ -315,31 +349,23 @@ class SharedYPipeTest {
         return e.getMessage();
     }
 
+    /** A fresh closed pipe file with {@code bytes} written at {@code offset}: opening it must fail. */
+    private void badFile(int offset, byte[] bytes, String expected) throws IOException {
+        Files.deleteIfExists(file);
+        SharedYPipe.createWriter(file, 4096).close();
+        patch(offset, bytes);
+        openFails(expected);
+    }
+
     @Test
     void aBadFileIsAClearException() throws Exception {
-        SharedYPipe.createWriter(file, 4096).close();
-        patch(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        openFails("wrong magic");
-
-        Files.delete(file);
-        SharedYPipe.createWriter(file, 4096).close();
-        patch(8, intBytes(2));
-        openFails("version 2");
-
-        Files.delete(file);
-        SharedYPipe.createWriter(file, 4096).close();
-        patch(12, intBytes(1234));
-        openFails("header size 1234");
-
-        Files.delete(file);
-        SharedYPipe.createWriter(file, 4096).close();
-        patch(16, intBytes(3000));
-        openFails("capacity 3000");
-
-        Files.delete(file);
-        SharedYPipe.createWriter(file, 4096).close();
-        patch(16, intBytes(2048)); // a valid capacity that does not match the size
-        openFails("file size 8192");
+        badFile(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "wrong magic");
+        badFile(8, intBytes(2), "version 2");
+        badFile(12, intBytes(1234), "header size 1234");
+        badFile(16, intBytes(3000), "capacity 3000");
+        badFile(16, intBytes(2048), "file size 8192"); // a valid capacity that does not match the size
+        badFile(SharedPipeFile.HEAD_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, 64).array(),
+                "corrupt positions");
 
         Files.delete(file);
         SharedYPipe.createWriter(file, 4096).close();
@@ -351,11 +377,6 @@ class SharedYPipeTest {
             ch.truncate(100);
         }
         openFails("shorter than the 4096-byte header");
-
-        Files.delete(file);
-        SharedYPipe.createWriter(file, 4096).close();
-        patch(SharedPipeFile.HEAD_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, 64).array());
-        openFails("corrupt positions");
 
         Files.delete(file);
         Files.createDirectory(file);

@@ -101,12 +101,12 @@ class VirtualThreadsTest {
         UNSTARTED = unstarted;
     }
 
-    private static void assumeVirtualThreads() {
+    static void assumeVirtualThreads() {
         assumeTrue(OF_VIRTUAL != null, () -> "SKIPPED: java " + Runtime.version()
                 + " has no virtual threads (Thread.ofVirtual() needs JDK 21+)");
     }
 
-    private static Thread newVirtualThread(String name, Runnable body) {
+    static Thread newVirtualThread(String name, Runnable body) {
         Thread t;
         try {
             t = (Thread) UNSTARTED.invoke(OF_VIRTUAL.invoke(), body);
