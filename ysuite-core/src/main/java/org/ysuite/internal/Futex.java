@@ -68,7 +68,7 @@ public final class Futex {
         long ns = Math.max(1L, nanos);
         timespec.putLong(0, ns / NANOS_PER_SECOND);
         timespec.putLong(8, ns % NANOS_PER_SECOND);
-        long rc = Posix.libc().syscall(SYS_FUTEX, address, FUTEX_WAIT, expected, timespecAddress, 0, 0);
+        long rc = Posix.libc().syscall(SYS_FUTEX, address, FUTEX_WAIT, expected, timespecAddress);
         if (rc == 0) {
             return true;
         }
@@ -91,7 +91,7 @@ public final class Futex {
      * @throws IllegalStateException if the kernel refuses the call (a bad address)
      */
     public static int wake(long address, int count) {
-        long rc = Posix.libc().syscall(SYS_FUTEX, address, FUTEX_WAKE, count, 0, 0, 0);
+        long rc = Posix.libc().syscall(SYS_FUTEX, address, FUTEX_WAKE, count, 0);
         if (rc < 0) {
             throw new IllegalStateException(Posix.failure("futex(FUTEX_WAKE)", Posix.errno()));
         }

@@ -146,19 +146,20 @@ public interface LibC {
     int open(String path, int flags, int mode);
 
     /**
-     * {@code long syscall(long number, ...)} with six integer or address arguments (the Linux
-     * system call convention: unused ones are ignored by the kernel). ysuite calls
-     * {@code futex(2)} through it (see {@link Futex}).
+     * {@code long syscall(long number, ...)} with four integer or address arguments (the Linux
+     * calling convention passes them in registers; the kernel ignores the registers of arguments
+     * a call does not use). {@code futex(2)}'s {@code FUTEX_WAIT} and {@code FUTEX_WAKE} use four
+     * (address, operation, value, timeout), so {@link Futex} calls it with four. Five arguments
+     * in all: jnr-ffi calls a function of up to six arguments directly; with more it marshals
+     * them through a buffer allocated per call (about 50 bytes each).
      *
      * @param number the system call number
      * @param a1 first argument
      * @param a2 second argument
      * @param a3 third argument
      * @param a4 fourth argument
-     * @param a5 fifth argument
-     * @param a6 sixth argument
      * @return the call's result, or {@code -1} with {@code errno} set
      */
     @SaveError
-    long syscall(long number, long a1, long a2, long a3, long a4, long a5, long a6);
+    long syscall(long number, long a1, long a2, long a3, long a4);
 }

@@ -97,7 +97,7 @@ public class IpcIdle {
     }
 
     /**
-     * SharedYPipe reader, asleep on its futex (it wakes every 100 ms to check its peer).
+     * SharedYPipe reader, asleep on its futex (it wakes every second, its default peerCheck, to check its peer).
      *
      * @param s state
      * @param p idle period
