@@ -2,6 +2,7 @@ package org.ysuite;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
+import java.lang.ref.Cleaner;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Pointer;
 import org.ysuite.internal.OfdLock;
 import org.ysuite.internal.Posix;
@@ -63,6 +65,8 @@ final class SharedPipeFile {
     private final DirectMemory memory;
     private final int lockFd;
     private final Pointer flock = OfdLock.newFlock();
+    private final AtomicBoolean lockClosed = new AtomicBoolean();
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private SharedPipeFile(Path path, boolean writer, int capacity, DirectMemory memory, int lockFd) {
         this.path = path;
@@ -267,10 +271,27 @@ final class SharedPipeFile {
     /** Unmaps the file and closes the lock's descriptor (dropping the lock). Once. */
     void release() {
         try {
-            memory.free();
+            memory.free(); // once by itself
         } finally {
+            closeLock();
+        }
+    }
+
+    private void closeLock() {
+        if (lockClosed.compareAndSet(false, true)) {
             Posix.closeQuietly(lockFd);
         }
+    }
+
+    /**
+     * For a pipe nobody closes: once {@code holder} is unreachable, the lock's descriptor is
+     * closed (the side is free again) and, on JDK 22+, the mapping's arena too. On 17-21 the
+     * mapping is left to its buffer's own cleaner: a view the user kept may still reach it.
+     */
+    void releaseWhenUnreachable(Object holder) {
+        memory.freeWhenUnreachable(holder);
+        SharedPipeFile self = this; // the action must not capture the holder
+        CLEANER.register(holder, self::closeLock);
     }
 
     private static void writeFully(FileChannel ch, ByteBuffer src, long position) throws IOException {

@@ -192,6 +192,7 @@ public final class SharedYPipe implements AutoCloseable {
         w = f = tail = c; // a restarted writer resumes after the last flush
         headCache = head;
         front = r = head; // a restarted reader resumes at the last published head
+        file.releaseWhenUnreachable(this);
     }
 
     /**
@@ -786,7 +787,9 @@ public final class SharedYPipe implements AutoCloseable {
      * marks its side closed and wakes the reader; a reader marks its side closed and wakes a
      * waiting writer. A wait of this instance in another thread ends with
      * {@link IllegalStateException}. The file is unmapped and the lock's descriptor closed as
-     * soon as no operation is inside (at once if none is). The file stays. Idempotent.
+     * soon as no operation is inside (at once if none is). The file stays. Idempotent. (A pipe
+     * that is never closed gives its side back when it is garbage-collected, without the clean
+     * close's flush and mark: its peer sees it as dead.)
      */
     @Override
     public void close() {

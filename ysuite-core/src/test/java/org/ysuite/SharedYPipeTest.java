@@ -443,6 +443,23 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     }
 
     @Test
+    void aForgottenPipeGivesItsSideBackOnceCollected() throws Exception {
+        SharedYPipe.createWriter(file, 4096).close();
+        assertNotNull(SharedYPipe.openReader(file)); // never closed, unreachable at once
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (;;) {
+            try {
+                SharedYPipe.openReader(file).close();
+                break;
+            } catch (PipeSideTakenException taken) {
+                assertTrue(System.nanoTime() < deadline, "the forgotten reader still holds its side after 20 s of GCs");
+                System.gc(); // the Cleaner closes its lock's descriptor once the collector found it
+                Thread.yield();
+            }
+        }
+    }
+
+    @Test
     void badArgumentsNameTheArgumentAndTheLimit() throws Exception {
         IllegalArgumentException cap = assertThrows(IllegalArgumentException.class,
                 () -> SharedYPipe.createWriter(file, 1000));
