@@ -818,9 +818,14 @@ public final class SharedYPipe implements AutoCloseable {
             // Wake the peer's sleeper and ours (a wait of this instance in another thread).
             Futex.wake(cWord, Integer.MAX_VALUE);
             Futex.wake(headWord, Integer.MAX_VALUE);
-            Thread s = sleeper;
-            if (s != null) {
-                LockSupport.unpark(s);
+            // A wait of this instance that read side before our close may enter FUTEX_WAIT after
+            // the wakes above (see sleep): wake its word until it has left, for at most a slice.
+            long ownWord = writer ? headWord : cWord;
+            long giveUp = System.nanoTime() + peerCheckNanos;
+            for (Thread s = sleeper; s != null && System.nanoTime() - giveUp < 0; s = sleeper) {
+                LockSupport.unpark(s); // a virtual sleeper parks in slices
+                Futex.wake(ownWord, Integer.MAX_VALUE);
+                LockSupport.parkNanos(MIN_PARK_NANOS);
             }
         } finally {
             PINS.getAndAdd(this, -1);
@@ -1148,7 +1153,13 @@ public final class SharedYPipe implements AutoCloseable {
         sleeper = Thread.currentThread();
         boolean woken;
         try {
-            if (!WaitPolicy.isVirtual(Thread.currentThread())) {
+            // Dekker with close(): we store sleeper, then read side; close stores CLOSING, then
+            // reads sleeper (all volatile). Either we see the close here and do not sleep, or
+            // close sees us and wakes our word until we have left (a FUTEX_WAKE that came before
+            // our FUTEX_WAIT finds nobody, and close's word change is not the word we wait on).
+            if (SideGuard.isClosed(side)) {
+                woken = true;
+            } else if (!WaitPolicy.isVirtual(Thread.currentThread())) {
                 woken = futex.await(address, expected, nanos);
             } else {
                 woken = false;

@@ -538,6 +538,46 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         }
     }
 
+    /**
+     * A close that lands between the reader raising its sleep bit and entering FUTEX_WAIT must
+     * still end the wait (the wait's slice here is an hour): close, in as many rounds, as soon as
+     * the bit is up.
+     */
+    @Test
+    void closeRacingAReaderOnItsWayIntoTheFutexEndsTheWait() throws Exception {
+        java.util.Random jitter = new java.util.Random(42);
+        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+            for (int round = 0; round < 1000; round++) {
+                SharedYPipe in = slowPeerCheck().openReader();
+                AtomicReference<Throwable> got = new AtomicReference<>();
+                Thread reader = new Thread(() -> {
+                    try {
+                        in.awaitMessage();
+                    } catch (Throwable t) {
+                        got.set(t);
+                    }
+                }, "racing-reader");
+                reader.setDaemon(true);
+                reader.start();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while ((wordOfFile(SharedPipeFile.C_AT) & 1) == 0) {
+                    assertTrue(System.nanoTime() < deadline, "round " + round + ": the sleep bit never rose");
+                    Thread.onSpinWait();
+                }
+                // (from the second round on the bit is still up from the last: the jitter spreads
+                // the close over the reader's way in, guard, look, sleep)
+                long until = System.nanoTime() + jitter.nextInt(100_000);
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+                in.close();
+                reader.join(5_000);
+                assertFalse(reader.isAlive(), "round " + round + ": close did not end the waiting reader");
+                assertTrue(got.get() instanceof IllegalStateException, String.valueOf(got.get()));
+            }
+        }
+    }
+
     @Test
     void claimCommitUnwriteAndBatches() throws Exception {
         try (SharedYPipe out = SharedYPipe.createWriter(file, 1024);
