@@ -543,6 +543,10 @@ public final class SharedYPipe implements AutoCloseable {
         if (claimStart >= 0 && claimThread == Thread.currentThread()) {
             return flushPositions(); // inside our own claim: the side is entered already
         }
+        if (w == f) { // nothing new: the positions are this thread's, the mapping is not touched
+            checkOpen();
+            return true;
+        }
         enter(true);
         try {
             return flushPositions();
@@ -1050,8 +1054,9 @@ public final class SharedYPipe implements AutoCloseable {
                 throw new IllegalArgumentException("length " + length + " can never fit: " + held
                         + " bytes of incomplete parts are held in a ring of " + capacity + " bytes");
             }
-            if (hasRoom(length) || timeoutNanos == 0) {
-                return hasRoom(length);
+            boolean room = hasRoom(length);
+            if (room || timeoutNanos == 0) {
+                return room;
             }
             int limit = writerPolicy.spins();
             for (int round = 1; round <= limit; round++) {
