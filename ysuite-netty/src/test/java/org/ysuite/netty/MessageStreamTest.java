@@ -19,16 +19,23 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
-@Timeout(120)
+@Timeout(300)
 class MessageStreamTest {
+
+    /** Socket buffers for the tests that fill the whole path: small, fixed, not autotuned. */
+    static final int SMALL_SOCKET_BUFFER = 16 * 1024;
 
     /** A client stream and the server's stream of the same connection, over loopback. */
     static final class Pair implements AutoCloseable {
@@ -38,14 +45,31 @@ class MessageStreamTest {
         final MessageStream accepted;
 
         Pair(Transport transport, Consumer<MessageStream.Builder> settings) throws Exception {
+            this(transport, settings, 0);
+        }
+
+        /**
+         * A pair whose sockets' send and receive buffers are set to {@code socketBuffer} bytes (0:
+         * the kernel's sizes, autotuned). The options are set before listen and before connect: a
+         * socket whose SO_RCVBUF is set is not autotuned (Linux), and the window scale a
+         * connection agrees on depends on the receive buffer at that moment.
+         */
+        Pair(Transport transport, Consumer<MessageStream.Builder> settings, int socketBuffer) throws Exception {
             group = transport.newGroup();
             CompletableFuture<MessageStream> child = new CompletableFuture<>();
             try {
-                server = new ServerBootstrap().group(group).channel(transport.serverChannel())
-                        .childHandler(attaching(settings, child)).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+                ServerBootstrap sb = new ServerBootstrap().group(group).channel(transport.serverChannel());
+                Bootstrap cb = new Bootstrap().group(group).channel(transport.clientChannel());
+                if (socketBuffer > 0) {
+                    sb.option(ChannelOption.SO_RCVBUF, socketBuffer) // inherited by the accepted socket
+                            .childOption(ChannelOption.SO_RCVBUF, socketBuffer)
+                            .childOption(ChannelOption.SO_SNDBUF, socketBuffer);
+                    cb.option(ChannelOption.SO_RCVBUF, socketBuffer).option(ChannelOption.SO_SNDBUF, socketBuffer);
+                }
+                server = sb.childHandler(attaching(settings, child)).bind(new InetSocketAddress("127.0.0.1", 0))
+                        .sync().channel();
                 CompletableFuture<MessageStream> mine = new CompletableFuture<>();
-                new Bootstrap().group(group).channel(transport.clientChannel())
-                        .handler(attaching(settings, mine)).connect(server.localAddress()).sync();
+                cb.handler(attaching(settings, mine)).connect(server.localAddress()).sync();
                 client = mine.get(10, TimeUnit.SECONDS);
                 accepted = child.get(10, TimeUnit.SECONDS);
             } catch (Exception | Error e) {
@@ -188,7 +212,9 @@ class MessageStreamTest {
     @ParameterizedTest
     @EnumSource(Transport.class)
     void peerCloseEndsTheStreamAfterItsMessages(Transport transport) throws Exception {
-        try (Pair p = new Pair(transport, b -> { })) {
+        // close() hands the flushed messages to the socket, waiting at most lingerMillis: far more
+        // than a loaded machine needs, so that a slow loop is not a lost message
+        try (Pair p = new Pair(transport, b -> b.lingerMillis(60_000))) {
             MessageStream.Writer w = p.accepted.newWriter();
             byte[] buf = new byte[64];
             for (int i = 0; i < 1000; i++) {
@@ -221,7 +247,7 @@ class MessageStreamTest {
     @EnumSource(value = Transport.class, names = {"EPOLL_EVENTFD", "NIO"})
     void fullWindowsStopTheWriterAndTheReading(Transport transport) throws Exception {
         try (Pair p = new Pair(transport, b -> b.outboundWindow(4096).inboundWindow(4096).maxMessageLength(1000)
-                .onFull(MessageStream.OnFull.FAIL))) {
+                .onFull(MessageStream.OnFull.FAIL), SMALL_SOCKET_BUFFER)) {
             MessageStream.Writer w = p.client.newWriter();
             byte[] buf = new byte[1000];
             int sent = 0;
@@ -255,21 +281,36 @@ class MessageStreamTest {
         }
     }
 
-    /** A BLOCK writer waits on a full window and goes on once the reader consumes. */
-    @Test
-    void blockingWriterWaitsForTheReader() throws Exception {
-        int count = 3000;
+    /**
+     * A BLOCK writer waits on a full window and goes on once the reader consumes. The writer sends
+     * numbered messages until it is seen parked in ysuite's wait while the whole path is full;
+     * no count is assumed to exceed the buffers (the kernel autotunes a socket's buffers up to
+     * tens of MiB), so the outcome depends neither on their sizes nor on timing: run with the
+     * kernel's sizes and with small fixed ones. Then the writer is told to stop, the reader
+     * drains, the writer ends with an empty message, and every message arrives in order.
+     */
+    @ParameterizedTest(name = "socket buffers {0} (0: the kernel's)")
+    @ValueSource(ints = {0, SMALL_SOCKET_BUFFER})
+    void blockingWriterWaitsForTheReader(int socketBuffer) throws Exception {
+        long limitBytes = 1L << 30; // far beyond any socket buffer: a writer that never blocks ends here
         try (Pair p = new Pair(Transport.EPOLL_EVENTFD, b -> b.outboundWindow(4096).inboundWindow(4096)
-                .maxMessageLength(1000))) {
+                .maxMessageLength(1000), socketBuffer)) {
             AtomicReference<Throwable> error = new AtomicReference<>();
+            AtomicInteger sent = new AtomicInteger();
+            AtomicBoolean stop = new AtomicBoolean();
             CountDownLatch done = new CountDownLatch(1);
             Thread sender = new Thread(() -> {
                 try {
                     MessageStream.Writer w = p.client.newWriter();
                     byte[] buf = new byte[1000];
-                    for (int i = 0; i < count; i++) {
-                        w.send(buf, 0, fill(buf, i, 1000));
+                    long bytes = 0;
+                    for (int i = 0; !stop.get() && bytes < limitBytes; i++) {
+                        int n = fill(buf, i, 1000);
+                        w.send(buf, 0, n);
+                        bytes += n;
+                        sent.set(i + 1);
                     }
+                    w.send(buf, 0, 0); // the end: every numbered message has at least 4 bytes
                 } catch (Throwable e) {
                     error.set(e);
                 } finally {
@@ -277,23 +318,68 @@ class MessageStreamTest {
                 }
             }, "blocked-sender");
             sender.start();
-            // the sender cannot finish: 3000 messages of ~100 bytes on average and up to 1000 are far
-            // more than two 4 KiB windows plus the socket buffers can hold... unless the server reads
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (sender.getState() != Thread.State.WAITING && sender.getState() != Thread.State.TIMED_WAITING) {
-                assertTrue(System.nanoTime() < deadline, "the sender never blocked; it is " + sender.getState());
-                assertTrue(done.getCount() == 1, "the sender finished without a reader: " + error.get());
-                Thread.onSpinWait();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a failure bound only
+            int blockedAt;
+            while ((blockedAt = blockedWithTheWholePathFull(p, sender, sent)) < 0) {
+                assertEquals(1, done.getCount(), () -> "the sender ended without a reader after " + sent.get()
+                        + " messages: " + error.get());
+                assertTrue(System.nanoTime() < deadline, () -> "the sender was never seen blocked with the path full;"
+                        + " it sent " + sent.get() + " messages and is " + sender.getState() + ", server autoRead "
+                        + p.accepted.channel().config().isAutoRead() + ", client writable "
+                        + p.client.channel().isWritable());
+                LockSupport.parkNanos(100_000); // a polling interval: leaves the CPU to the writer and the loop
             }
-            assertEquals(1, done.getCount());
+            stop.set(true);
+            System.out.println("blockingWriterWaitsForTheReader: socket buffers " + socketBuffer
+                    + ": the writer blocked after " + blockedAt + " messages");
             byte[] buf = new byte[1000];
-            for (int i = 0; i < count; i++) {
-                int n = p.accepted.receive(buf);
-                assertNull(check(buf, n, i, 1000));
+            int received = 0;
+            for (int n; (n = p.accepted.receive(buf)) != 0; received++) {
+                assertNull(check(buf, n, received, 1000));
             }
-            assertTrue(done.await(30, TimeUnit.SECONDS));
+            assertTrue(done.await(60, TimeUnit.SECONDS), "the sender did not end after the reader drained");
             assertNull(error.get());
+            assertEquals(sent.get(), received, "messages received");
+            assertTrue(received >= blockedAt, received + " received, " + blockedAt + " sent when blocked");
         }
+    }
+
+    /**
+     * Returns how many messages {@code sender} had sent if it is parked inside ysuite (a BLOCK
+     * writer's wait for room) while the whole path is full, otherwise -1. Full: the accepted
+     * stream's loop stopped reading (autoRead off: its inbound window is full, and only its reader
+     * frees room) and the client's channel is not writable (its loop stops draining the outbound
+     * window). A writer whose count moved during the look does not count as blocked.
+     */
+    static int blockedWithTheWholePathFull(Pair p, Thread sender, AtomicInteger sent) {
+        int before = sent.get();
+        boolean blocked = parkedInYsuite(sender)
+                && !p.accepted.channel().config().isAutoRead()
+                && !p.client.channel().isWritable()
+                && parkedInYsuite(sender);
+        return blocked && sent.get() == before ? before : -1;
+    }
+
+    /**
+     * Whether {@code t} is parked by LockSupport, called from ysuite's code (the first frame below
+     * the JDK's is in {@code org.ysuite} but not in this test).
+     */
+    static boolean parkedInYsuite(Thread t) {
+        Thread.State state = t.getState();
+        if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        boolean parked = false;
+        for (StackTraceElement e : t.getStackTrace()) {
+            String c = e.getClassName();
+            if (c.equals(LockSupport.class.getName()) && e.getMethodName().startsWith("park")) {
+                parked = true;
+            } else if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
+                return parked && c.startsWith("org.ysuite.") && !c.equals(MessageStreamTest.class.getName())
+                        && t.getState() == state;
+            }
+        }
+        return false;
     }
 
     /**
