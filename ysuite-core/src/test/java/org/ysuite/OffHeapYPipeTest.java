@@ -447,7 +447,7 @@ class OffHeapYPipeTest {
 
     @Test
     void closeReleasesDirectMemory() {
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+        assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
             java.lang.management.BufferPoolMXBean direct = java.lang.management.ManagementFactory
                     .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
                     .filter(p -> p.getName().equals("direct")).findFirst().orElseThrow();

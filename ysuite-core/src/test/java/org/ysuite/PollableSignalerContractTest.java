@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PollableSignalerContractTest {
 
-    private static final Duration WATCHDOG = Duration.ofSeconds(60);
+    private static final Duration WATCHDOG = Duration.ofMinutes(10);
     /** Round trips per ping-pong run: {@code ysuite.test.rounds} (default 200,000). */
     private static final int ROUNDS = Integer.getInteger("ysuite.test.rounds", 200_000);
 

@@ -32,7 +32,7 @@ final class TestThreads {
 
         /** Joins (bounded) and rethrows the body's failure, if any. */
         void join() throws Throwable {
-            thread.join(TimeUnit.SECONDS.toMillis(20));
+            thread.join(TimeUnit.SECONDS.toMillis(120)); // a failure bound, far above a loaded machine's need
             if (thread.isAlive()) {
                 fail(thread.getName() + " did not finish");
             }
@@ -52,7 +52,7 @@ final class TestThreads {
 
     /** Waits (bounded, without sleeping) until {@code t} is parked (WAITING / TIMED_WAITING). */
     static void awaitParked(Thread t) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); // a failure bound only
         for (;;) {
             Thread.State s = t.getState();
             if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {

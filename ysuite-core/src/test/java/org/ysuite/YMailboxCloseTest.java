@@ -67,7 +67,7 @@ class YMailboxCloseTest {
      */
     @Test
     void closeDuringSendsLosesAndDuplicatesNothing() {
-        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+        assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
             int raced = 0;
             for (int round = 0; round < 20; round++) {
                 YMailbox<long[]> mailbox = new YMailbox<>(new YPollset(), WaitPolicy.spinThenPark(20));

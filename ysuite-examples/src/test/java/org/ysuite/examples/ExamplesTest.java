@@ -20,7 +20,7 @@ class ExamplesTest {
     }
 
     private static String[] runExample(Example example, String... args) {
-        return assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        return assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
                 example.run(out, args);

@@ -22,7 +22,7 @@ class ReadmeExamplesTest {
         PrintStream original = System.out;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
             System.setOut(out);
-            assertTimeoutPreemptively(Duration.ofSeconds(60), example::run);
+            assertTimeoutPreemptively(Duration.ofMinutes(10), example::run);
         } finally {
             System.setOut(original);
         }
