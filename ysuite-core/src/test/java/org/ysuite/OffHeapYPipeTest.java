@@ -368,9 +368,9 @@ class OffHeapYPipeTest {
                     }
                 });
                 writer.start();
-                assertTrue(writerWaiting.await(10, TimeUnit.SECONDS));
+                assertTrue(writerWaiting.await(60, TimeUnit.SECONDS));
                 assertEquals(28, pipe.read(new byte[28]));
-                writer.join(10_000);
+                writer.join(60_000);
                 assertFalse(writer.isAlive(), "the reader's read must wake the waiting writer");
                 if (failure.get() != null) {
                     throw new AssertionError(failure.get());
@@ -398,9 +398,9 @@ class OffHeapYPipeTest {
             }
         });
         writer.start();
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        assertTrue(started.await(60, TimeUnit.SECONDS));
         pipe.close();
-        writer.join(10_000);
+        writer.join(60_000);
         assertFalse(writer.isAlive(), "close must wake the waiting writer");
         assertTrue(outcome.get() instanceof IllegalStateException, String.valueOf(outcome.get()));
     }
@@ -431,7 +431,7 @@ class OffHeapYPipeTest {
                 }
             });
             other.start();
-            other.join(10_000);
+            other.join(60_000);
             assertTrue(seen.get() instanceof IllegalStateException, String.valueOf(seen.get()));
             pipe.commit(false);
         }

@@ -294,7 +294,7 @@ class PipeAuditTest {
                 pipe.awaitSpace(28);
                 returned.countDown();
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (LockSupport.getBlocker(writer.thread) != pipe || pipe.getAcquireWriterWaiting() != 1) {
                 assertTrue(System.nanoTime() - deadline < 0, "the writer never went to sleep");
                 Thread.yield();
@@ -308,7 +308,7 @@ class PipeAuditTest {
                     // spurious unpark would.
                     LockSupport.unpark(writer.thread);
                     try {
-                        assertTrue(returned.await(20, TimeUnit.SECONDS), "the writer found room");
+                        assertTrue(returned.await(60, TimeUnit.SECONDS), "the writer found room");
                     } catch (InterruptedException e) {
                         throw new AssertionError(e);
                     }

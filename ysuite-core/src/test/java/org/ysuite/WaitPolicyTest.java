@@ -143,7 +143,7 @@ class WaitPolicyTest {
     }
 
     private static void awaitCount(AtomicInteger count, int expected) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (count.get() < expected) {
             if (System.nanoTime() - deadline > 0) {
                 fail("message " + expected + " never arrived");

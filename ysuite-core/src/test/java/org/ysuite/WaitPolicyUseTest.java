@@ -139,8 +139,8 @@ class WaitPolicyUseTest {
         Recording policy = new Recording(Integer.MAX_VALUE); // spins until the event comes
         Waiter waiter = make.apply(policy);
         boolean[] got = new boolean[1];
-        TestThreads.Runner t = TestThreads.start("waiter", () -> got[0] = waiter.await(TimeUnit.SECONDS.toNanos(20)));
-        assertTrue(policy.spinning.await(20, TimeUnit.SECONDS), name + ": the wait never asked spins()");
+        TestThreads.Runner t = TestThreads.start("waiter", () -> got[0] = waiter.await(TimeUnit.SECONDS.toNanos(60)));
+        assertTrue(policy.spinning.await(60, TimeUnit.SECONDS), name + ": the wait never asked spins()");
         waiter.fire(); // the wait is spinning now: it must catch this while spinning
         t.join();
         assertTrue(got[0], name + ": the wait missed its event");

@@ -37,7 +37,7 @@ class WakeupSignalerAuditTest {
 
     /** Waits (bounded) until {@code owner} is parked inside {@code s}'s poll. */
     private static void awaitParkedIn(WakeupSignaler s, Thread owner, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!(LockSupport.getBlocker(owner) == s && owner.getState() == Thread.State.WAITING)) {
             if (owner.getState() == Thread.State.TERMINATED || System.nanoTime() - deadline > 0) {
                 fail("owner never parked in " + what + "; thread state " + owner.getState()
@@ -48,7 +48,7 @@ class WakeupSignalerAuditTest {
     }
 
     private static void await(CountDownLatch latch, String what) throws InterruptedException {
-        if (!latch.await(20, TimeUnit.SECONDS)) {
+        if (!latch.await(60, TimeUnit.SECONDS)) {
             fail("timed out waiting for " + what);
         }
     }
@@ -139,7 +139,7 @@ class WakeupSignalerAuditTest {
         owner.go2.countDown();
         awaitParkedIn(s, owner.runner.thread, "poll 2");
         s.signal(3);
-        if (!owner.returned2.await(10, TimeUnit.SECONDS)) {
+        if (!owner.returned2.await(60, TimeUnit.SECONDS)) {
             String state = "state " + s.stateNow() + ", owner " + owner.runner.thread.getState();
             s.close(); // frees the owner (with ISE) where close can; the thread is a daemon
             fail("lost wake-up: poll 2 never returned after signal(3); " + state);

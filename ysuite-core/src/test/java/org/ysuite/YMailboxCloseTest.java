@@ -35,11 +35,11 @@ class YMailboxCloseTest {
             }
         });
         reader.start();
-        assertTrue(polling.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(polling.await(60, java.util.concurrent.TimeUnit.SECONDS));
         writer.send(1);
         writer.send(2);
         mailbox.close();
-        reader.join(10_000);
+        reader.join(60_000);
         assertFalse(reader.isAlive(), "poll did not return after close");
         assertEquals(List.of(1, 2), got);
         assertTrue(mailbox.isClosed());
@@ -115,10 +115,10 @@ class YMailboxCloseTest {
                     }
                 }
                 for (Thread t : threads) {
-                    t.join(10_000);
+                    t.join(60_000);
                     assertFalse(t.isAlive());
                 }
-                closer.join(10_000);
+                closer.join(60_000);
                 for (int t = 0; t < writers; t++) {
                     assertEquals(accepted[t].get(), last[t], "writer " + t + ": accepted vs delivered");
                 }

@@ -194,9 +194,9 @@ class YMailboxTest {
             }
         });
         reader.start();
-        assertTrue(readerStarted.await(10, TimeUnit.SECONDS));
+        assertTrue(readerStarted.await(60, TimeUnit.SECONDS));
         w.send("wake up");
-        reader.join(10_000);
+        reader.join(60_000);
         assertTrue(!reader.isAlive() && failure.get() == null, "poll must return: " + failure.get());
         assertEquals("wake up", got.get());
     }

@@ -69,7 +69,7 @@ class CloseDuringUseTest {
     @AfterEach
     void stop() throws InterruptedException {
         peer.shutdownNow();
-        assertTrue(peer.awaitTermination(10, TimeUnit.SECONDS), "the peer thread is stuck");
+        assertTrue(peer.awaitTermination(60, TimeUnit.SECONDS), "the peer thread is stuck");
     }
 
     /** The writer writes and flushes until the ring is full, then parks in awaitSpace. */
@@ -271,10 +271,10 @@ class CloseDuringUseTest {
 
     /** Waits until the peer is under way, then a random few more microseconds. */
     static void awaitProgress(AtomicInteger progress, SplittableRandom random) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (progress.get() == 0) {
             if (System.nanoTime() > deadline) {
-                fail("the peer made no progress in 10 s");
+                fail("the peer made no progress in 60 s");
             }
             Thread.onSpinWait();
         }
@@ -286,7 +286,7 @@ class CloseDuringUseTest {
     static void assertClosedFailure(Future<Throwable> end, int round) throws Exception {
         Throwable e;
         try {
-            e = end.get(10, TimeUnit.SECONDS);
+            e = end.get(60, TimeUnit.SECONDS);
         } catch (TimeoutException t) {
             throw new AssertionError("round " + round + ": the peer is stuck after close()", t);
         }
@@ -303,7 +303,7 @@ class CloseDuringUseTest {
         Baseline fdsNow = Baseline.now();
         assertTrue(fdsNow.fds <= before.fds, () -> "file descriptors leaked: " + before + " -> " + fdsNow);
         Baseline after = fdsNow;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (after.directBytes > before.directBytes && System.nanoTime() < deadline) {
             System.gc(); // the Cleaner thread frees unreachable buffers: wait for it, bounded
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));

@@ -138,8 +138,8 @@ final class OffHeapYPipeBadInputs {
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
         Thread t = new Thread(() -> failure.complete(failureOf(call)), "second-side");
         t.start();
-        Throwable thrown = failure.get(10, TimeUnit.SECONDS);
-        t.join(10_000);
+        Throwable thrown = failure.get(60, TimeUnit.SECONDS);
+        t.join(60_000);
         if (thrown != null) {
             throw thrown;
         }

@@ -25,7 +25,7 @@ final class SignalerBadInputs {
         t.iae("await(MIN_VALUE, ns)", () -> sem.await(Long.MIN_VALUE, TimeUnit.NANOSECONDS), "timeout", "0", Long.MIN_VALUE);
         t.npe("await(1, null)", () -> sem.await(1, null), "unit");
         t.ise("a second thread waiting while the owner waits",
-                () -> secondWaiter(new YSemaphore(Signaler.PURE_PARK), s -> s.await(), s -> s.await(10, TimeUnit.SECONDS)),
+                () -> secondWaiter(new YSemaphore(Signaler.PURE_PARK), s -> s.await(), s -> s.await(60, TimeUnit.SECONDS)),
                 "one waiting thread");
 
         BadInput.Rows p = new BadInput.Rows("YPollset");
@@ -34,7 +34,7 @@ final class SignalerBadInputs {
         p.iae("poll(-1, ms)", () -> ps.poll(-1, TimeUnit.MILLISECONDS), "timeout", "0", -1);
         p.npe("poll(1, null)", () -> ps.poll(1, null), "unit");
         p.ise("a second thread polling while the owner polls",
-                () -> secondWaiter(new YPollset(Signaler.PURE_PARK), s -> s.poll(), s -> s.poll(10, TimeUnit.SECONDS)),
+                () -> secondWaiter(new YPollset(Signaler.PURE_PARK), s -> s.poll(), s -> s.poll(60, TimeUnit.SECONDS)),
                 "one waiting thread");
         t.rows.addAll(p.rows);
         return t.rows;
@@ -87,7 +87,7 @@ final class SignalerBadInputs {
             }
         }, "owner");
         owner.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (owner.getState() != Thread.State.WAITING) { // pure park: WAITING means parked in the wait
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the owner never parked");
@@ -98,7 +98,7 @@ final class SignalerBadInputs {
             OffHeapYPipeBadInputs.runOnOtherThread(() -> secondWait.on(s));
         } finally {
             release.run();
-            if (!done.await(10, TimeUnit.SECONDS)) {
+            if (!done.await(60, TimeUnit.SECONDS)) {
                 throw new AssertionError("the owner did not wake up");
             }
         }
