@@ -1,0 +1,157 @@
+package org.ysuite.moduletest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.spi.ToolProvider;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Compiles the consumer module in {@code src/test/netty-consumer} ({@code requires org.ysuite.netty;}
+ * and Netty's epoll transport) against ysuite-netty's jar with the JDK that runs the build, and runs
+ * it in a fresh {@code java --module-path ... -m} (17 and 25 in CI): a {@code LoopMailbox} hand-off
+ * on a real NIO event loop and on a real epoll event loop, nothing on the class path.
+ */
+class NettyModulePathTest {
+
+    /** The flag docs/netty.md tells a module-path application to pass on JDK 24+ (accepted from 17). */
+    static final String NATIVE_ACCESS = "--enable-native-access=io.netty.common,org.jnrproject.jffi";
+
+    /** Netty's epoll native library: a module no other module requires, so the application adds it. */
+    static final String EPOLL_NATIVE = "io.netty.transport.epoll.linux.x86_64";
+
+    static final String MAIN = "org.ysuite.moduletest.netty/org.ysuite.moduletest.netty.NettyConsumer";
+
+    /** Messages per loop, as in NettyConsumer.MESSAGES (not on this test's class path). */
+    static final int MESSAGES = 100_000;
+
+    static final Path CLASSES = Paths.get("target", "netty-consumer-classes").toAbsolutePath();
+
+    /** ysuite-netty's jar, Netty's and ysuite-core's graph (written by maven-dependency-plugin). */
+    private static String deps() throws IOException {
+        return Files.readString(Paths.get("target", "module-path.txt"), StandardCharsets.UTF_8).trim();
+    }
+
+    @BeforeAll
+    static void compileTheConsumer() throws IOException {
+        List<String> args = new ArrayList<>(List.of("-d", CLASSES.toString(), "--module-path", deps(), "-Xlint:all",
+                "-Werror"));
+        try (Stream<Path> files = Files.walk(Paths.get("src", "test", "netty-consumer"))) {
+            files.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        int rc = ToolProvider.findFirst("javac").orElseThrow().run(print, print, args.toArray(new String[0]));
+        assertEquals(0, rc, "javac " + args + "\n" + out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Runs the consumer with the given JVM flags; returns exit status, stdout and stderr. */
+    private static String[] run(String... jvmFlags) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of(jvmFlags));
+        cmd.add("--module-path");
+        cmd.add(CLASSES + File.pathSeparator + deps());
+        cmd.add("-m");
+        cmd.add(MAIN);
+        Path out = Files.createTempFile("netty-consumer", ".out");
+        Path err = Files.createTempFile("netty-consumer", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("consumer did not finish within 120 s: " + cmd
+                        + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
+            }
+            return new String[] {String.valueOf(p.exitValue()), Files.readString(out), Files.readString(err)};
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    @Test
+    void consumerRunsOnTheModulePathWithOnlyTheDocumentedFlags() throws Exception {
+        String[] r = run(NATIVE_ACCESS, "--add-modules", EPOLL_NATIVE);
+        String report = "stdout:\n" + r[1] + "\nstderr:\n" + r[2];
+        assertEquals("0", r[0], report);
+        assertTrue(r[1].contains("module: org.ysuite.moduletest.netty reads org.ysuite.netty (explicit)"), report);
+        assertTrue(r[1].contains("exports: [org.ysuite.netty]"), report);
+        assertTrue(r[1].contains("LoopMailbox(nio): " + MESSAGES + " on LoopMailbox[nio, closed"), report);
+        assertTrue(r[1].contains("LoopMailbox(epoll): " + MESSAGES + " on LoopMailbox[epoll/eventfd, closed"), report);
+        assertTrue(r[1].endsWith("netty consumer: ok\n"), report);
+        // no warning of any kind: the flag names the right modules and nothing else is missing
+        assertEquals("", r[2], report);
+    }
+
+    @Test
+    void withoutTheFlagJdk24AndLaterNameNettyAndJffiAsTheModulesToEnable() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 24,
+                "JDK " + Runtime.version().feature() + " does not warn about restricted native access");
+        String[] r = run("--add-modules", EPOLL_NATIVE);
+        String report = "stdout:\n" + r[1] + "\nstderr:\n" + r[2];
+        assertEquals("0", r[0], report);
+        assertTrue(r[2].contains("java.lang.System::loadLibrary has been called by "
+                + "io.netty.util.internal.NativeLibraryUtil in module io.netty.common"), report);
+        assertTrue(r[2].contains("--enable-native-access=io.netty.common "), report);
+        assertTrue(r[2].contains("--enable-native-access=org.jnrproject.jffi "), report);
+    }
+
+    @Test
+    void epollNeedsItsNativeModuleAdded() throws Exception {
+        String[] r = run(NATIVE_ACCESS);
+        String report = "stdout:\n" + r[1] + "\nstderr:\n" + r[2];
+        assertNotEquals("0", r[0], report);
+        assertTrue(r[1].contains("LoopMailbox(nio): " + MESSAGES), report);
+        assertTrue(r[2].contains("could not load a native library: netty_transport_native_epoll"), report);
+    }
+
+    @Test
+    void theJarIsAnExplicitModuleThatExportsOnlyOrgYsuiteNetty() throws Exception {
+        Path jar = null;
+        for (String entry : deps().split(File.pathSeparator)) {
+            if (Paths.get(entry).getFileName().toString().startsWith("ysuite-netty")) {
+                jar = Paths.get(entry);
+            }
+        }
+        assertTrue(jar != null, "ysuite-netty not on the module path");
+        ModuleDescriptor d = ModuleFinder.of(jar).findAll().iterator().next().descriptor();
+        assertEquals("org.ysuite.netty", d.name());
+        assertFalse(d.isAutomatic(), "org.ysuite.netty must be an explicit module: " + d);
+        assertFalse(d.isOpen(), "org.ysuite.netty must not be open: " + d);
+        assertEquals(Set.of("org.ysuite.netty"),
+                d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
+        assertEquals(Set.of(), d.opens());
+        Map<String, Set<ModuleDescriptor.Requires.Modifier>> requires = d.requires().stream()
+                .filter(q -> !q.name().equals("java.base"))
+                .collect(Collectors.toMap(ModuleDescriptor.Requires::name, ModuleDescriptor.Requires::modifiers));
+        assertEquals(Map.of(
+                "org.ysuite", Set.of(ModuleDescriptor.Requires.Modifier.TRANSITIVE),
+                "io.netty.transport", Set.of(ModuleDescriptor.Requires.Modifier.TRANSITIVE),
+                "io.netty.buffer", Set.of(),
+                "io.netty.common", Set.of(),
+                "io.netty.transport.classes.epoll", Set.of(ModuleDescriptor.Requires.Modifier.STATIC),
+                "io.netty.transport.unix.common", Set.of(ModuleDescriptor.Requires.Modifier.STATIC)), requires, d.toString());
+    }
+}
