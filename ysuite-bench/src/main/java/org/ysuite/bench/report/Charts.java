@@ -132,14 +132,17 @@ final class Charts {
         return min > 0 && max / min >= 100;
     }
 
-    /** Fits an axis to the data: whole decades on a log axis, a margin of a tenth on a linear one. */
+    /** Fits an axis to the data: whole decades on a log y axis, the data's range on a log x axis, a margin of a tenth on a linear one. */
     private static void fit(AxesChartStyler s, boolean yAxis, double[] values, boolean forceLog) {
         double min = Arrays.stream(values).filter(v -> v > 0 && Double.isFinite(v)).min().orElse(1);
         double max = Arrays.stream(values).filter(Double::isFinite).max().orElse(1);
         boolean log = forceLog || spansDecades(min, max);
         double lo;
         double hi;
-        if (log) {
+        if (log && !yAxis) {
+            lo = min / 1.25; // the data's own range: whole decades would leave most of the axis empty
+            hi = max * 1.25;
+        } else if (log) {
             lo = Math.pow(10, Math.floor(Math.log10(min)));
             hi = Math.pow(10, Math.ceil(Math.log10(max)));
             if (hi <= lo) {
