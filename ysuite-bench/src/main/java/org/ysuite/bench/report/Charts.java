@@ -112,9 +112,9 @@ final class Charts {
     }
 
     List<Chart> drawAll() throws IOException {
-        bars("worst-case", "WorstCase", "Worst case: one-way time per message (lower is better; log scale)",
+        bars("worst-case", "WorstCase", "Worst case: one-way time per message (lower is better)",
                 "ns/msg", r -> r.density);
-        bars("throughput", "Throughput", "Maximal throughput: messages per second (higher is better; log scale)",
+        bars("throughput", "Throughput", "Maximal throughput: messages per second (higher is better)",
                 "msgs/sec", Result::throughput);
         batch("batch-density", "Sender-side batching: density", "ns/msg", r -> r.density);
         batch("batch-throughput", "Sender-side batching: throughput", "msgs/sec", Result::throughput);
@@ -133,7 +133,7 @@ final class Charts {
     }
 
     /** Fits an axis to the data: whole decades on a log y axis, the data's range on a log x axis, a margin of a tenth on a linear one. */
-    private static void fit(AxesChartStyler s, boolean yAxis, double[] values, boolean forceLog) {
+    private static boolean fit(AxesChartStyler s, boolean yAxis, double[] values, boolean forceLog) {
         double min = Arrays.stream(values).filter(v -> v > 0 && Double.isFinite(v)).min().orElse(1);
         double max = Arrays.stream(values).filter(Double::isFinite).max().orElse(1);
         boolean log = forceLog || spansDecades(min, max);
@@ -143,7 +143,8 @@ final class Charts {
             lo = min / 1.25; // the data's own range: whole decades would leave most of the axis empty
             hi = max * 1.25;
         } else if (log) {
-            lo = Math.pow(10, Math.floor(Math.log10(min)));
+            // a third of the lowest value at least below it: the shortest bar stays visible
+            lo = Math.pow(10, Math.floor(Math.log10(min / 3)));
             hi = Math.pow(10, Math.ceil(Math.log10(max)));
             if (hi <= lo) {
                 hi = lo * 10;
@@ -162,6 +163,7 @@ final class Charts {
             s.setXAxisMin(lo);
             s.setXAxisMax(hi);
         }
+        return log;
     }
 
     private static void commonStyle(Styler s) {
@@ -336,9 +338,9 @@ final class Charts {
             CategorySeries s = c.addSeries(e.getKey(), labels, e.getValue());
             s.setFillColor(colours.get(e.getKey()));
         }
-        fit(c.getStyler(), true, rows.stream().mapToDouble(y).toArray(), false);
+        boolean log = fit(c.getStyler(), true, rows.stream().mapToDouble(y).toArray(), false);
         c.getStyler().setLegendVisible(false); // the axis names every bar; y-suite's are blue (in the title)
-        c.setTitle(title + " — y-suite in blue");
+        c.setTitle(title + (log ? ", log scale" : "") + " — y-suite in blue");
         save(c, name, title);
     }
 
