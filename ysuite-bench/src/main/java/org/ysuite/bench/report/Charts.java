@@ -132,14 +132,19 @@ final class Charts {
         return min > 0 && max / min >= 100;
     }
 
-    /** Fits an axis to the data: whole decades on a log y axis, the data's range on a log x axis, a margin of a tenth on a linear one. */
+    /** Fits an axis to the data: on a log axis the data's range and a quarter, on a linear one a margin of a tenth. */
     private static boolean fit(AxesChartStyler s, boolean yAxis, double[] values, boolean forceLog) {
+        return fit(s, yAxis, values, forceLog, false);
+    }
+
+    /** As {@link #fit(AxesChartStyler, boolean, double[], boolean)}; bars: whole decades, a third below the shortest bar. */
+    private static boolean fit(AxesChartStyler s, boolean yAxis, double[] values, boolean forceLog, boolean bars) {
         double min = Arrays.stream(values).filter(v -> v > 0 && Double.isFinite(v)).min().orElse(1);
         double max = Arrays.stream(values).filter(Double::isFinite).max().orElse(1);
         boolean log = forceLog || spansDecades(min, max);
         double lo;
         double hi;
-        if (log && !yAxis) {
+        if (log && !bars) {
             lo = min / 1.25; // the data's own range: whole decades would leave most of the axis empty
             hi = max * 1.25;
         } else if (log) {
@@ -338,7 +343,7 @@ final class Charts {
             CategorySeries s = c.addSeries(e.getKey(), labels, e.getValue());
             s.setFillColor(colours.get(e.getKey()));
         }
-        boolean log = fit(c.getStyler(), true, rows.stream().mapToDouble(y).toArray(), false);
+        boolean log = fit(c.getStyler(), true, rows.stream().mapToDouble(y).toArray(), false, true);
         c.getStyler().setLegendVisible(false); // the axis names every bar; y-suite's are blue (in the title)
         c.setTitle(title + (log ? ", log scale" : "") + " — y-suite in blue");
         save(c, name, title);
