@@ -3,7 +3,7 @@
 # of the cross-process section, report --include ipc): one fork, no warmup, one 100 ms iteration each,
 # under -prof gc, with reduced message-size and batch-size parameter lists. It checks that every
 # benchmark still runs (none can rot); the figures mean nothing. Exits non-zero if any benchmark
-# fails (JMH fail-on-error). The terminal shows one progress line per benchmark and the tables; JMH's
+# fails (JMH fail-on-error). The terminal shows one progress line per benchmark and the headline tables; JMH's
 # own output goes to jmh.log in the (temporary) results folder, printed here only if the run fails.
 #
 # Usage (from the repository root): ysuite-bench/smoke.sh

@@ -131,8 +131,20 @@ public class SparseTraffic {
         /** Stops the reader. */
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
-            reader.stop(this::wakeForStop);
+            if (interruptToStop()) {
+                reader.stop(this::wakeForStop);
+            } else {
+                reader.stopWithoutInterrupt(this::wakeForStop);
+            }
             close();
+        }
+
+        /**
+         * Whether stopping interrupts the reader (besides {@link #wakeForStop()}): yes for the
+         * transports whose waits are interruptible; no where the wake-up alone ends the wait cleanly.
+         */
+        boolean interruptToStop() {
+            return true;
         }
 
         /** Creates the transport. */
@@ -359,9 +371,20 @@ public class SparseTraffic {
             processor.run(); // returns when halted
         }
 
+        /**
+         * {@code halt()} alerts the barrier, which wakes the processor's wait and ends
+         * {@code run()}. An interrupt would instead throw InterruptedException out of
+         * BlockingWaitStrategy's wait into the processor's exception handler, which logs it as a
+         * SEVERE failure with its stack trace.
+         */
         @Override
         void wakeForStop() {
             processor.halt();
+        }
+
+        @Override
+        boolean interruptToStop() {
+            return false;
         }
     }
 

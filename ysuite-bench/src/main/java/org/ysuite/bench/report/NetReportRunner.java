@@ -99,7 +99,8 @@ final class NetReportRunner {
             for (int i = 0; i < args.length; i++) {
                 ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
                 if (flag != null) {
-                    mode = Mode.valueOf(flag.name()); // the same three modes, with network run lengths
+                    // the same modes, with network run lengths; the seed headline has no network part: quick
+                    mode = flag == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(flag.name());
                     continue;
                 }
                 switch (args[i]) {

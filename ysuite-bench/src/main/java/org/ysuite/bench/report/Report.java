@@ -58,10 +58,8 @@ final class Report {
     String render(String header) {
         out.append(header);
         seedTables();
-        transportTable("WorstCase", "Worst case: one message bounced between two threads, the receiver asleep "
-                + "each time (density = one-way time)");
-        transportTable("Throughput", "Maximal throughput: one writer flushing each message, the reader draining "
-                + "in batches and sleeping when empty");
+        transportTable(of("WorstCase"), WORST_TITLE, true);
+        transportTable(of("Throughput"), THROUGHPUT_TITLE, true);
         senderBatch();
         messageSize();
         pollOverhead();
@@ -69,9 +67,32 @@ final class Report {
         scaling();
         acrossProcesses();
         others();
-        targets();
+        new Targets(this, out).render();
         return out.toString();
     }
+
+    /**
+     * The headline, for the terminal: seed 000's two tables and the worst-case and throughput
+     * tables of every transport of the run (without the ratio matrices, which are in
+     * {@link #render(String)}).
+     *
+     * @return Markdown tables
+     */
+    String headline() {
+        StringBuilder all = out;
+        int mark = all.length();
+        seedTables();
+        transportTable(of("WorstCase"), WORST_TITLE, false);
+        transportTable(of("Throughput"), THROUGHPUT_TITLE, false);
+        String h = all.substring(mark);
+        all.setLength(mark);
+        return h.startsWith("\n") ? h.substring(1) : h;
+    }
+
+    private static final String WORST_TITLE = "Worst case: one message bounced between two threads, the receiver "
+            + "asleep each time (density = one-way time)";
+    private static final String THROUGHPUT_TITLE = "Maximal throughput: one writer flushing each message, the reader "
+            + "draining in batches and sleeping when empty";
 
     /** The seed's own three-row tables, this run's figures beside the seed's (2008) ones. */
     private void seedTables() {
@@ -115,11 +136,11 @@ final class Report {
         lines.forEach(l -> out.append(l).append('\n'));
     }
 
-    private void transportTable(String scenario, String title) {
-        transportTable(of(scenario), title);
+    private void transportTable(List<Result> rows, String title) {
+        transportTable(rows, title, true);
     }
 
-    private void transportTable(List<Result> rows, String title) {
+    private void transportTable(List<Result> rows, String title, boolean ratios) {
         if (rows.isEmpty()) {
             return;
         }
@@ -144,7 +165,9 @@ final class Report {
             out.append("\n\"±\" is JMH's 99.9 % confidence interval over every measured iteration of every fork; "
                     + "the last column is the range of the forks' own means (each fork a fresh JVM).\n");
         }
-        ratioMatrix(rows);
+        if (ratios) {
+            ratioMatrix(rows);
+        }
     }
 
     private void ratioMatrix(List<Result> rows) {
@@ -401,51 +424,7 @@ final class Report {
         }
     }
 
-    /** Issue 14's targets, from the "Across processes" rows of this run. */
-    private void ipcTargets() {
-        Predicate<Result> ys8 = r -> r.scenario.equals(IPC_THROUGHPUT) && r.isYsuite() && "8".equals(r.param("bytes"));
-        Result aeronSpin8 = best(IPC_THROUGHPUT, r -> r.kind == Transport.Kind.BUSY_SPIN && "8".equals(r.param("bytes"))
-                && "busyspin".equals(r.param("idle")));
-        Result unix8 = best(IPC_THROUGHPUT, r -> r.kind == Transport.Kind.SOCKET && "8".equals(r.param("bytes")));
-        for (Result y : results.stream().filter(ys8).collect(Collectors.toList())) {
-            if (aeronSpin8 != null) {
-                double ratio = aeronSpin8.density / y.density;
-                target("across processes, throughput 8 B: " + y.label + " vs Aeron IPC (busy spin)", ">= 1.00x",
-                        ratio, ratio >= 1.0, fmtDensity(aeronSpin8.density) + " ns vs " + fmtDensity(y.density) + " ns");
-            }
-            if (unix8 != null) {
-                double ratio = unix8.density / y.density;
-                target("across processes, throughput 8 B: " + y.label + " vs AF_UNIX sockets", ">= 20x", ratio,
-                        ratio >= 20, fmtDensity(unix8.density) + " ns vs " + fmtDensity(y.density) + " ns");
-            }
-        }
-        Result cFloor = find(r -> r.scenario.equals(IPC_WORST) && r.method.equals("cFutexFloor") && "0".equals(r.param("spin")));
-        Result unixWorst = best(IPC_WORST, r -> r.kind == Transport.Kind.SOCKET);
-        for (Result y : of(IPC_WORST)) {
-            if (!y.isYsuite()) {
-                continue;
-            }
-            if ("0".equals(y.param("spin")) && cFloor != null) {
-                double ratio = y.density / cFloor.density;
-                target("across processes, worst case, pure park: " + y.label + " / C futex floor", "<= 1.20x", ratio,
-                        ratio <= 1.2, fmtDensity(y.density) + " ns vs " + fmtDensity(cFloor.density) + " ns");
-            }
-            if (!"0".equals(y.param("spin")) && unixWorst != null) {
-                double ratio = y.density / unixWorst.density;
-                target("across processes, worst case: " + y.label + " / AF_UNIX sockets", "<= 0.05x", ratio,
-                        ratio <= 0.05, fmtDensity(y.density) + " ns vs " + fmtDensity(unixWorst.density) + " ns");
-            }
-        }
-        for (Result y : of(IPC_IDLE)) {
-            if (y.isYsuite()) {
-                double cpu = y.secondary("readerCpuPercent");
-                target("across processes, idle: " + y.label + " reader CPU, % of a core (not a ratio)", "<= 0.1",
-                        cpu, cpu <= 0.1, "whole reader JVM " + pct(y.secondary("processCpuPercent")) + " %");
-            }
-        }
-    }
-
-    private static String pct(double v) {
+    static String pct(double v) {
         return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
     }
 
@@ -453,183 +432,14 @@ final class Report {
         return results.stream().filter(p).findFirst().orElse(null);
     }
 
-    private Result best(String scenario, Predicate<Result> p) {
+    /** The row of the scenario matching {@code p} with the lowest density, or null. */
+    Result best(String scenario, Predicate<Result> p) {
         return results.stream().filter(r -> r.scenario.equals(scenario)).filter(p)
                 .min(Comparator.comparingDouble(r -> r.density)).orElse(null);
     }
 
-    private void target(String what, String goal, double measured, boolean met, String detail) {
-        out.append("| ").append(what).append(" | ").append(goal).append(" | ")
-                .append(goal.endsWith("x") || Double.isNaN(measured) ? fmtRatio(measured)
-                        : String.format(java.util.Locale.ROOT, "%.2f", measured))
-                .append(" | ").append(Double.isNaN(measured) ? "not measured" : goal.equals("none") ? "context"
-                        : met ? "met" : "**missed**")
-                .append(" | ").append(detail).append(" |\n");
-    }
-
-    private void targets() {
-        out.append("\n### Targets (ratios from this run's results)\n\n");
-        out.append("| target | goal | measured | verdict | rows compared |\n|---|---|---:|---|---|\n");
-        Predicate<Result> blockingPeer = r -> r.kind == Transport.Kind.BLOCKING;
-        Predicate<Result> socket = r -> r.kind == Transport.Kind.SOCKET;
-        Predicate<Result> anyPeer = r -> r.kind != Transport.Kind.YSUITE && r.kind != Transport.Kind.BASELINE;
-
-        for (String sig : new String[] {"pollset", "semaphore"}) {
-            Result y = find(r -> r.scenario.equals("Throughput") && r.method.equals("ypipe")
-                    && sig.equals(r.param("signaler")));
-            Result bp = best("Throughput", blockingPeer);
-            if (y != null && bp != null) {
-                double ratio = bp.density / y.density;
-                target("throughput, flush per message: " + y.label + " vs best blocking peer", ">= 1.00x",
-                        ratio, ratio >= 1.0, bp.label + " " + fmtDensity(bp.density) + " ns vs "
-                                + fmtDensity(y.density) + " ns");
-            }
-            Result so = best("Throughput", socket);
-            if (y != null && so != null) {
-                double ratio = so.density / y.density;
-                target("throughput, flush per message: " + y.label + " vs local sockets", ">= 50x", ratio,
-                        ratio >= 50, so.label + " " + fmtDensity(so.density) + " ns");
-            }
-        }
-        Result jctools = find(r -> r.scenario.equals("Throughput") && r.method.equals("jctoolsMpscBlocking"));
-        Result mailbox = find(r -> r.scenario.equals("Throughput") && r.method.equals("ymailbox"));
-        if (mailbox != null && jctools != null) {
-            double ratio = jctools.density / mailbox.density;
-            target("throughput: YMailbox (1 writer) vs JCTools MpscBlockingConsumerArrayQueue", ">= 1.00x", ratio,
-                    ratio >= 1.0, fmtDensity(jctools.density) + " ns vs " + fmtDensity(mailbox.density) + " ns");
-        }
-        Result b32 = find(r -> r.scenario.equals("SenderBatch") && r.method.equals("ypipe")
-                && "32".equals(r.param("batch")));
-        Result spsc = find(r -> r.scenario.equals("Throughput") && r.method.equals("jctoolsSpsc"));
-        if (b32 != null && spsc != null) {
-            double ratio = spsc.density / b32.density;
-            target("throughput, YPipe sender batch 32 vs JCTools SpscArrayQueue (busy-spin)", ">= 1.00x", ratio,
-                    ratio >= 1.0, spsc.label + " " + fmtDensity(spsc.density) + " ns vs "
-                            + fmtDensity(b32.density) + " ns/msg");
-        }
-        Result off8 = find(r -> r.scenario.equals("Throughput") && r.method.equals("offHeapYPipe"));
-        Result ring = find(r -> r.scenario.equals("Throughput") && r.method.equals("agronaRingBuffer"));
-        if (off8 != null && ring != null) {
-            double ratio = ring.density / off8.density;
-            target("throughput, OffHeapYPipe 8 B vs Agrona OneToOneRingBuffer (busy-spin)", ">= 1.00x", ratio,
-                    ratio >= 1.0, fmtDensity(ring.density) + " ns vs " + fmtDensity(off8.density) + " ns");
-        }
-        Result bestBlockingWorst = best("WorstCase", blockingPeer);
-        Result sockWorst = best("WorstCase", socket);
-        Result floor = find(r -> r.scenario.equals("WorstCase") && r.method.equals("parkUnpark"));
-        for (Result y : of("WorstCase")) {
-            if (!y.isYsuite() || !("pollset".equals(y.param("signaler")) || "semaphore".equals(y.param("signaler")))) {
-                continue;
-            }
-            if (bestBlockingWorst != null) {
-                // Spinning rows must beat every blocking peer a hundredfold; pure-park rows sit on
-                // the park/unpark floor like every peer, and are held to it below.
-                boolean parks = "0".equals(y.param("spin"));
-                double goal = parks ? 1.0 : 0.01;
-                double ratio = y.density / bestBlockingWorst.density;
-                target("worst-case round trip: " + y.label + " / best blocking peer",
-                        parks ? "<= 1.00x" : "<= 0.01x", ratio, ratio <= goal,
-                        bestBlockingWorst.label + " " + fmtDensity(bestBlockingWorst.density)
-                                + " ns vs " + fmtDensity(y.density) + " ns");
-            }
-            if (sockWorst != null) {
-                double ratio = sockWorst.density / y.density;
-                target("worst case: " + y.label + " vs local sockets (times faster)", ">= 1.80x", ratio,
-                        ratio >= 1.8, sockWorst.label + " " + fmtDensity(sockWorst.density) + " ns");
-            }
-            if (floor != null && "0".equals(y.param("spin"))) {
-                double ratio = y.density / floor.density;
-                target("worst case, pure park: " + y.label + " / JVM park/unpark floor", "<= 1.05x", ratio,
-                        ratio <= 1.05, floor.label + " " + fmtDensity(floor.density) + " ns vs "
-                                + fmtDensity(y.density) + " ns");
-            }
-        }
-        Result p64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("throughput")
-                && "65536".equals(r.param("size")));
-        Result c64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("memoryCopy")
-                && "65536".equals(r.param("size")));
-        if (p64 != null && c64 != null) {
-            double ratio = c64.density / p64.density;
-            target("OffHeapYPipe 64 KiB, copying (two copies) vs one memory copy", ">= 0.45x", ratio,
-                    ratio >= 0.45,
-                    fmtRate(mbps(65536, p64.density)) + " vs " + fmtRate(mbps(65536, c64.density)) + " Mb/s");
-        }
-        Result z64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("zeroCopy")
-                && "65536".equals(r.param("size")));
-        if (z64 != null && c64 != null) {
-            double ratio = c64.density / z64.density;
-            target("OffHeapYPipe 64 KiB, zero-copy (claim/commit, view) vs one memory copy", ">= 0.90x", ratio,
-                    ratio >= 0.9,
-                    fmtRate(mbps(65536, z64.density)) + " vs " + fmtRate(mbps(65536, c64.density)) + " Mb/s");
-        }
-        Result sparseDefault = find(r -> r.scenario.equals("SparseTraffic") && r.method.equals("ypipeDefault")
-                && "10000".equals(r.param("rate")));
-        Result sparseJctools = find(r -> r.scenario.equals("SparseTraffic")
-                && r.method.equals("jctoolsMpscBlocking") && "10000".equals(r.param("rate")));
-        if (sparseDefault != null) {
-            double cpu = sparseDefault.secondary("readerCpuPercent");
-            target("sparse 10^4 msgs/s: default policy's reader CPU, % of a core (not a ratio)", "<= 5",
-                    cpu, cpu <= 5, sparseDefault.label);
-            if (sparseJctools != null) {
-                double cpuRatio = cpu / sparseJctools.secondary("readerCpuPercent");
-                target("(context) sparse 10^4 msgs/s: default policy's reader CPU / JCTools' blocking queue's",
-                        "none", cpuRatio, true, String.format(java.util.Locale.ROOT, "%.2f %% vs %.2f %%",
-                                cpu, sparseJctools.secondary("readerCpuPercent")));
-                double ratio = sparseDefault.secondary("latencyNs") / sparseJctools.secondary("latencyNs");
-                target("sparse 10^4 msgs/s: default policy's latency / JCTools' blocking queue's", "<= 1.00x",
-                        ratio, ratio <= 1.0, fmtDensity(sparseDefault.secondary("latencyNs")) + " ns vs "
-                                + fmtDensity(sparseJctools.secondary("latencyNs")) + " ns");
-            }
-        }
-        for (String m : new String[] {"throughput1", "throughput2", "worstCase1", "worstCase2"}) {
-            Result ys = find(r -> r.scenario.equals("netty.LoopHandOff") && r.method.equals(m)
-                    && "ysuite".equals(r.param("handoff")));
-            Result ex = find(r -> r.scenario.equals("netty.LoopHandOff") && r.method.equals(m)
-                    && "execute".equals(r.param("handoff")));
-            if (ys != null && ex != null) {
-                boolean thrpt = m.startsWith("throughput"); // ops/us: higher is better
-                double ratio = ys.density / ex.density; // ops/us for throughput, ns/op for worst case
-                target("Netty hand-off " + m + ": ysuite mailbox vs eventLoop.execute()",
-                        thrpt ? ">= 2.00x" : "<= 1.00x", ratio, thrpt ? ratio >= 2.0 : ratio <= 1.0,
-                        fmtDensity(ys.density) + " vs " + fmtDensity(ex.density) + " " + ys.unit);
-            }
-        }
-        Result idleDefault = find(r -> r.scenario.equals("SparseTraffic") && r.method.equals("ypipeDefault")
-                && "0".equals(r.param("rate")));
-        if (idleDefault != null) {
-            double cpu = idleDefault.secondary("readerCpuPercent");
-            target("idle: default policy's reader CPU, % of a core (not a ratio)", "<= 0.1", cpu, cpu <= 0.1,
-                    idleDefault.label);
-        }
-        Result r64 = find(r -> r.scenario.equals("MessageSize") && r.method.equals("memoryCopyRing")
-                && "65536".equals(r.param("size")));
-        if (p64 != null && r64 != null) {
-            double ratio = r64.density / p64.density;
-            target("(context) OffHeapYPipe 64 KiB vs copy through a 1 MiB ring", "none", ratio, true,
-                    fmtRate(mbps(65536, p64.density)) + " vs " + fmtRate(mbps(65536, r64.density)) + " Mb/s");
-        }
-        for (String scenario : new String[] {"WorstCase", "Throughput", "PollOverhead"}) {
-            for (Result p : of(scenario)) {
-                if (!"pollset".equals(p.param("signaler"))) {
-                    continue;
-                }
-                Result s = find(r -> r.scenario.equals(scenario) && r.method.equals(p.method)
-                        && "semaphore".equals(r.param("signaler"))
-                        && java.util.Objects.equals(r.param("spin"), p.param("spin")));
-                if (s != null) {
-                    double ratio = p.density / s.density;
-                    target(scenario + ": YPollset / YSemaphore cost" + (p.param("spin") == null ? ""
-                            : " (spin " + p.param("spin") + ")"), "<= 1.15x", ratio, ratio <= 1.15,
-                            fmtDensity(p.density) + " ns vs " + fmtDensity(s.density) + " ns");
-                }
-            }
-        }
-        ipcTargets();
-        List<Result> allocating = results.stream().filter(Result::isYsuite)
-                .filter(r -> r.allocPerMsg > 0.5).collect(Collectors.toList());
-        out.append("\ny-suite rows allocating more than 0.5 B/msg (gc.alloc.rate.norm, all threads): ")
-                .append(allocating.isEmpty() ? "none" : allocating.stream()
-                        .map(r -> r.scenario + " " + r.label + " " + r.params + " " + fmtAlloc(r.allocPerMsg))
-                        .collect(Collectors.joining("; "))).append(".\n");
+    /** Every result of the run. */
+    List<Result> all() {
+        return results;
     }
 }

@@ -25,23 +25,28 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * {@code java -jar ysuite-bench.jar report [--smoke|--quick|--full] [--out DIR] [--from DIR]
+ * {@code java -jar ysuite-bench.jar report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR]
  * [--include REGEX]} ({@code report net ...} runs the network section instead: {@link NetReportRunner}):
  * runs the curated seed set through JMH's {@link Runner} API (every run with {@code -prof gc}),
  * reads the scores from the {@link RunResult}s it returns, prints the seed-style tables with the
  * ratios of each y-suite row to every peer of the same run, and writes into the results folder
  * the raw JMH JSON ({@code jmh-result.json}, written by JMH), JMH's own output ({@code jmh.log}),
  * a CSV ({@code results.csv}), the report as Markdown ({@code report.md}) and the PNG charts.
- * While JMH runs, the terminal shows one progress line per benchmark and nothing else.
+ * While JMH runs, the terminal shows one progress line per benchmark and nothing else; then the
+ * headline tables (seed 000's two scenarios against local sockets and the peers), the load the run
+ * had beside it (with a one-line warning when the machine was busy: {@link Load}) and the files.
  * {@code --from DIR} renders an earlier run's folder again without running anything (reading
  * JMH's JSON back with Gson); {@code --include REGEX} runs only the matching benchmarks (one
  * thread, the mode's headline fork count) instead of the seed set. The {@code VirtualThreads}
  * benchmark is in the seed set on JDK 21 and newer only (the report says so on older JDKs).
  *
- * <p>Modes: {@code --smoke} runs every benchmark once, briefly (a build check, not a
- * measurement); {@code --quick} (the default) the seed set with short iterations (under ten
- * minutes on two cores); {@code --full} every parameter, longer iterations, two forks, and three
- * forks for the headline scenarios (worst case, maximal throughput), whose tables then show the
+ * <p>Modes: {@code --seed} (the default) the headline only: seed 000's two scenarios, worst case and
+ * maximal throughput, YPipe with YSemaphore and YPollset against local sockets and every peer,
+ * one fork, 2 + 3 iterations of 0.2 s (about two minutes on two cores; a first look, not a
+ * measurement to publish); {@code --smoke} runs every benchmark once, briefly (a build check, not a
+ * measurement); {@code --all} every scenario of the seed set with short iterations (about ten
+ * minutes on two cores; {@code --quick} is its former name); {@code --full} every parameter, longer
+ * iterations, two forks, and three forks for the headline scenarios, whose tables then show the
  * spread of the fork means.
  */
 public final class ReportRunner {
@@ -49,6 +54,8 @@ public final class ReportRunner {
     private static final String PKG = "^org\\.ysuite\\.bench\\.";
     /** The headline scenarios: run with {@link Mode#headlineForks} forks, reported with their spread. */
     private static final String HEADLINE = "WorstCase|Throughput";
+    /** The signalers of the seed's y-suite rows (with poll: YPollset; without: YSemaphore). */
+    private static final String[] SEED_SIGNALERS = {"pollset", "semaphore"};
     private static final String REST = "SenderBatch|MessageSize|PollOverhead|SparseTraffic|FanIn|netty\\.LoopHandOff";
     /** JMH's raw results of the whole report, written by JMH. */
     private static final String JSON = "jmh-result.json";
@@ -65,7 +72,7 @@ public final class ReportRunner {
 
     /** Run lengths of one mode; the headline scenarios (worst case, throughput) get their own fork count. */
     enum Mode {
-        SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
+        SEED(2, 200, 3, 200, 1, 1), SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
 
         final int warmups;
         final int warmupMs;
@@ -74,11 +81,17 @@ public final class ReportRunner {
         final int forks;
         final int headlineForks;
 
-        /** The mode a command-line flag names ({@code --smoke}, {@code --quick}, {@code --full}), or null. */
+        /**
+         * The mode a command-line flag names ({@code --seed}, {@code --smoke}, {@code --all} or its
+         * former name {@code --quick}, {@code --full}), or null.
+         */
         static Mode ofFlag(String arg) {
             switch (arg) {
+                case "--seed":
+                    return SEED;
                 case "--smoke":
                     return SMOKE;
+                case "--all":
                 case "--quick":
                     return QUICK;
                 case "--full":
@@ -101,7 +114,7 @@ public final class ReportRunner {
     /**
      * Runs the report.
      *
-     * @param args {@code [--smoke|--quick|--full] [--out DIR] [--from DIR] [--include REGEX]}
+     * @param args {@code [--seed|--all|--full|--smoke] [--out DIR] [--from DIR] [--include REGEX]}
      * @return the process exit code: 0 on success, 1 if a benchmark failed, 2 on bad arguments
      * @throws IOException if the results cannot be written
      */
@@ -110,7 +123,7 @@ public final class ReportRunner {
         if (args.length > 0 && "net".equals(args[0])) {
             return NetReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
-        Mode mode = Mode.QUICK;
+        Mode mode = Mode.SEED;
         Path out = Paths.get("results");
         Path from = null;
         String include = null;
@@ -146,14 +159,14 @@ public final class ReportRunner {
         }
         Files.createDirectories(out);
         int cores = Runtime.getRuntime().availableProcessors();
-        String loadBefore = loadAverage();
+        Load.Sample loadBefore = Load.sample();
         long start = System.nanoTime();
         List<Options> runs = plan(mode, include, cores);
-        if (include == null && Runtime.version().feature() < VIRTUAL_THREADS_JDK) {
+        if (include == null && mode != Mode.SEED && Runtime.version().feature() < VIRTUAL_THREADS_JDK) {
             System.out.println("VirtualThreads left out: it needs JDK " + VIRTUAL_THREADS_JDK
                     + "+, this is JDK " + Runtime.version().feature() + " (run the report with a newer java)");
         }
-        if (!org.ysuite.bench.ipc.IpcWorstCase.floorBuildable()) {
+        if (include != null && !org.ysuite.bench.ipc.IpcWorstCase.floorBuildable()) {
             System.out.println("C futex floor (ipc.IpcWorstCase.cFutexFloor) left out: gcc was not found on the PATH");
         }
         List<RunResult> all = new ArrayList<>();
@@ -161,7 +174,7 @@ public final class ReportRunner {
             return 1;
         }
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-        String machine = machine(mode, cores, loadBefore, loadAverage(), seconds);
+        String machine = machine(mode, cores, new Load(cores, loadBefore, Load.sample()), seconds);
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
         render(out, machine, all.stream().map(Result::of).collect(Collectors.toList()));
         return 0;
@@ -213,7 +226,7 @@ public final class ReportRunner {
 
     private static int usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: report [--smoke|--quick|--full] [--out DIR] [--from DIR] [--include REGEX]");
+        System.err.println("usage: report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR] [--include REGEX]");
         return 2;
     }
 
@@ -231,6 +244,10 @@ public final class ReportRunner {
         if (include != null) {
             // A chosen subset is usually a headline re-run: it gets the headline fork count.
             runs.add(options(mode, mode.headlineForks, 1, include));
+            return runs;
+        }
+        if (mode == Mode.SEED) {
+            runs.add(options(mode, mode.forks, 1, PKG + "(" + HEADLINE + ")\\.")); // signalers: options()
             return runs;
         }
         String fd = PKG + "fd\\.";
@@ -273,27 +290,48 @@ public final class ReportRunner {
             b.param("bytes", "8").param("idleMillis", "200");
         } else if (mode == Mode.QUICK) {
             b.param("size", QUICK_SIZES);
+        } else if (mode == Mode.SEED) {
+            b.param("signaler", SEED_SIGNALERS);
         }
         return b.build();
     }
 
+    /**
+     * Writes {@code report.md} (the tables, then the charts embedded), {@code results.csv} and the
+     * charts into {@code dir}, and prints the headline tables, the load and the files written.
+     */
     private static void render(Path dir, String machine, List<Result> results) throws IOException {
         int cores = coresFrom(machine);
         Report report = new Report(results, cores);
         String md = report.render(machine);
-        List<String> charts = new Charts(report, dir).drawAll();
-        StringBuilder full = new StringBuilder(md).append("\nCharts: ");
-        full.append(String.join(", ", charts)).append('\n');
+        List<Charts.Chart> charts = new Charts(report, dir).drawAll();
+        StringBuilder full = new StringBuilder(md);
+        if (!charts.isEmpty()) {
+            full.append("\n## Charts\n");
+            charts.forEach(c -> full.append("\n![").append(c.title).append("](").append(c.file).append(")\n"));
+        }
         Files.write(dir.resolve("report.md"), full.toString().getBytes(StandardCharsets.UTF_8));
         Files.write(dir.resolve("results.csv"), Csv.of(results).getBytes(StandardCharsets.UTF_8));
         System.out.println();
-        System.out.println(full);
-        System.out.println("Written to " + dir.toAbsolutePath() + ": " + JSON + ", results.csv, report.md, "
-                + (Files.exists(dir.resolve(LOG)) ? LOG + ", " : "") + String.join(", ", charts));
+        System.out.print(new Report(results, cores).headline());
+        System.out.println();
+        for (String line : machine.split("\n")) {
+            if (line.startsWith("- load: ") || line.startsWith("**WARNING")) {
+                System.out.println(line.replace("**", "").replaceFirst("^- load: ", "Load: "));
+            }
+        }
+        List<String> files = new ArrayList<>(List.of(JSON));
+        if (Files.exists(dir.resolve(LOG))) {
+            files.add(LOG);
+        }
+        files.addAll(List.of("machine.md", "results.csv", "report.md"));
+        charts.forEach(c -> files.add(c.file));
+        System.out.println("All tables: " + dir.resolve("report.md"));
+        System.out.println("Written to " + dir.toAbsolutePath() + ": " + String.join(", ", files));
     }
 
     private static String name(Mode mode) {
-        return mode.name().toLowerCase(Locale.ROOT);
+        return mode == Mode.QUICK ? "all" : mode.name().toLowerCase(Locale.ROOT);
     }
 
     private static int coresFrom(String machine) {
@@ -305,7 +343,7 @@ public final class ReportRunner {
         return Runtime.getRuntime().availableProcessors();
     }
 
-    private static String machine(Mode mode, int cores, String loadBefore, String loadAfter, long seconds) {
+    private static String machine(Mode mode, int cores, Load load, long seconds) {
         return "## ysuite benchmark report (" + name(mode) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
                 + "- cpu: " + cpuModel() + "\n"
@@ -317,8 +355,8 @@ public final class ReportRunner {
                 + "- jmh: forks " + mode.forks + (mode.headlineForks == mode.forks ? ""
                         : " (" + mode.headlineForks + " for the worst-case and throughput scenarios)") + ", warmup " + mode.warmups + " x " + mode.warmupMs
                 + " ms, measurement " + mode.iterations + " x " + mode.iterationMs + " ms, -prof gc\n"
-                + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + loadAfter + "\n"
-                + "- run time: " + seconds + " s\n";
+                + "- run time: " + seconds + " s\n"
+                + load.markdown();
     }
 
     static String cpuModel() {

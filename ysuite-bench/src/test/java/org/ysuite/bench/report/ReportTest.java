@@ -269,4 +269,86 @@ class ReportTest {
         assertEquals("12:05", Progress.clock(725_000_000_000L));
         assertEquals("1:00:01", Progress.clock(3_601_000_000_000L));
     }
+
+    /** The figures in a target row's last column, in order (y-suite's must come first). */
+    private static String targetRow(String md, String target) {
+        for (String line : md.split("\n")) {
+            if (line.startsWith("| " + target + " |")) {
+                return line;
+            }
+        }
+        throw new AssertionError("no target row \"" + target + "\" in:\n" + md);
+    }
+
+    @Test
+    void everyTargetRowGivesTheYsuiteFigureFirstAndTheOtherSecond() {
+        List<Result> rs = Result.fromJmhJson("["
+                + result("Throughput.ymailbox", "", 6.8, 0)
+                + "," + result("Throughput.jctoolsMpscBlocking", "", 12.1, 0)
+                + "," + result("Throughput.offHeapYPipe", "", 20.5, 0)
+                + "," + result("Throughput.agronaRingBuffer", "", 41.0, 0)
+                + "," + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 15.0, 0)
+                + "," + result("Throughput.unixSocketChannel", "", 1950, 0)
+                + "," + result("Throughput.jctoolsSpsc", "", 9.0, 0)
+                + "," + result("SenderBatch.ypipe", "\"batch\":\"32\"", 4.5, 0)
+                + "," + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"0\"", 36000, 0)
+                + "," + result("WorstCase.parkUnpark", "", 35000, 0)
+                + "," + result("WorstCase.arrayBlockingQueue", "", 41000, 0)
+                + "," + result("WorstCase.unixSocketChannel", "", 48000, 0)
+                + "," + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"8\",\"spin\":\"0\"", 100, 0)
+                + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"8\",\"idle\":\"busyspin\"", 150, 0)
+                + "," + result("ipc.IpcThroughput.unixSocket", "\"bytes\":\"8\"", 1900, 0) + "]");
+        String md = new Report(rs, 2).render("");
+        assertTrue(md.contains("| target | goal | measured | verdict | y-suite vs the other row |"), md);
+        // the example: JCTools 12.1 ns, YMailbox 6.8 ns
+        assertTrue(targetRow(md, "throughput: YMailbox (1 writer) vs JCTools MpscBlockingConsumerArrayQueue")
+                .endsWith("| 1.78x | met | 6.8 vs 12.1 ns |"), md);
+        assertTrue(targetRow(md, "throughput, OffHeapYPipe 8 B vs Agrona OneToOneRingBuffer (busy-spin)")
+                .endsWith("| 2.00x | met | 20.5 vs 41.0 ns |"), md);
+        assertTrue(targetRow(md, "throughput, YPipe sender batch 32 vs JCTools SpscArrayQueue (busy-spin)")
+                .endsWith("| 2.00x | met | 4.5 vs 9.0 ns/msg |"), md);
+        assertTrue(targetRow(md, "throughput, flush per message: YPipe + YSemaphore vs local sockets")
+                .endsWith("| 130.00x | met | 15.0 vs 1,950 ns (Unix-domain SocketChannel) |"), md);
+        assertTrue(targetRow(md, "worst-case round trip: YPipe + YSemaphore (pure park) / best blocking peer")
+                .endsWith("| 0.88x | met | 36,000 vs 41,000 ns (ArrayBlockingQueue) |"), md);
+        assertTrue(targetRow(md, "worst case, pure park: YPipe + YSemaphore (pure park) / JVM park/unpark floor")
+                .endsWith("| 36,000 vs 35,000 ns (LockSupport park/unpark (JVM floor)) |"), md);
+        assertTrue(targetRow(md, "worst case: YPipe + YSemaphore (pure park) vs local sockets (times faster)")
+                .endsWith("| 36,000 vs 48,000 ns (Unix-domain SocketChannel) |"), md);
+        assertTrue(targetRow(md, "across processes, throughput 8 B: SharedYPipe (pure park) vs Aeron IPC (busy spin)")
+                .endsWith("| 1.50x | met | 100 vs 150 ns |"), md);
+        assertTrue(targetRow(md, "across processes, throughput 8 B: SharedYPipe (pure park) vs AF_UNIX sockets")
+                .endsWith("| 100 vs 1,900 ns |"), md);
+    }
+
+    @Test
+    void theDefaultPlanIsTheSeedHeadlineInOneShortRun() {
+        List<Options> seed = ReportRunner.plan(ReportRunner.Mode.SEED, null, 2, 17);
+        assertEquals(1, seed.size());
+        assertEquals(List.of("^org\\.ysuite\\.bench\\.(WorstCase|Throughput)\\."), seed.get(0).getIncludes());
+        assertEquals(List.of("pollset", "semaphore"), new ArrayList<>(seed.get(0).getParameter("signaler").get()));
+        assertEquals(1, seed.get(0).getForkCount().get());
+        assertEquals(ReportRunner.Mode.SEED, ReportRunner.Mode.ofFlag("--seed"));
+        assertEquals(ReportRunner.Mode.QUICK, ReportRunner.Mode.ofFlag("--all"));
+        Progress p = new Progress(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), System.out);
+        seed.forEach(p::plan);
+        assertTrue(p.total() <= 32, "the seed plan must stay short: " + p.total() + " benchmarks");
+    }
+
+    @Test
+    void theHeadlineHasTheSeedTablesAndBothScenariosWithoutTheRest() {
+        List<Result> rs = Result.fromJmhJson("["
+                + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"0\"", 36000, 0)
+                + "," + result("WorstCase.unixSocketChannel", "", 48000, 0)
+                + "," + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 15.0, 0)
+                + "," + result("Throughput.unixSocketChannel", "", 1950, 0) + "]");
+        String h = new Report(rs, 2).headline();
+        assertTrue(h.contains("### Seed 000, worst-case scenario"), h);
+        assertTrue(h.contains("### Seed 000, maximal throughput scenario"), h);
+        assertTrue(h.contains("| y-suite (without poll): YPipe + YSemaphore | 15.0 ns/msg | 66,666,667 msgs/sec | 130.00x |"), h);
+        assertTrue(h.contains("### Worst case:"), h);
+        assertTrue(h.contains("### Maximal throughput:"), h);
+        assertFalse(h.contains("Targets"), h);
+        assertFalse(h.contains("Ratio of each"), h);
+    }
 }
