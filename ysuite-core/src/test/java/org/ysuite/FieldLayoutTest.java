@@ -49,7 +49,7 @@ class FieldLayoutTest {
                 "writer: w f tail headCache claimStart claimLength claimThread writerWord",
                 "reader: front r readerPolicy batchPauses",
                 "shared c: c closedAt",
-                "reader word: readerWord consumed waitingWriter freed",
+                "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader",
                 "final: capacity maxMessageLength mask memory ring writerView readerView writerPolicy roomWait");
     }
 
