@@ -38,7 +38,7 @@ class FieldLayoutTest {
     void ypipeGroupsNeverShareALine() {
         assertApart(YPipe.class,
                 "writer: w f tail backChunk backPos freeChunks",
-                "reader: front r readerPolicy batchPauses frontChunk frontPos clearedPos inBatch",
+                "reader: front r readerPolicy batchPauses frontChunk frontPos clearedPos batchReader",
                 "shared c: c closedAt",
                 "shared spares: spares");
     }
