@@ -354,8 +354,9 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * <p>{@code flush} does not enter the writer side (it must work while this thread's own
      * claim is open, and costs one atomic instruction); it only looks at it, and throws if
      * another thread is inside a writer call or holds an open claim. Two threads flushing, or one
-     * flushing while another begins a write, at the same moment are not detected: the reader may
-     * then see a message before it is fully written. The off-heap memory is never at risk:
+     * flushing while another begins a write, at the same moment are not detected (unless the
+     * flush finds the pipe flushed by the other thread: then it throws): the reader may then see
+     * a message before it is fully written. The off-heap memory is never at risk:
      * {@code flush} touches only heap fields.
      *
      * <p>A reader waiting in {@link #awaitMessage()} is woken by this call itself. A reader

@@ -28,9 +28,11 @@ import java.util.function.Consumer;
  * thread runs a handler, throws {@link IllegalStateException}, and so does a second thread that
  * goes to sleep in {@code poll} while the reader sleeps there (a {@link YPollset} or
  * {@link YSemaphore} admits one waiting thread); other overlaps of two reader threads are not
- * detected. A {@link Writer} is <em>not</em> checked: a check would cost an atomic instruction per
- * send, as much again as the send itself. Two threads sending through one writer at the same
- * time get no error; messages are then lost, duplicated or delivered as {@code null}, and the
+ * detected. A {@link Writer} is <em>not</em> checked, but where it costs nothing: a check would
+ * cost an atomic instruction per send, as much again as the send itself. A flush that finds its
+ * pipe flushed by another thread throws {@link IllegalStateException} (seen only where the
+ * flush's atomic instruction fails anyway); otherwise two threads sending through one writer at
+ * the same time get no error; messages are then lost, duplicated or delivered as {@code null}, and the
  * writer's pipe may stay corrupt for good. Give each thread its own writer
  * ({@link #newWriter()} is cheap: a pipe of 256 slots), or hand one over with a happens-before
  * edge (a lock, a queue) between its users.
@@ -345,7 +347,8 @@ public final class YMailbox<T> {
 
     /**
      * One writer of a {@link YMailbox}: its own pipe and signal id. Used by one thread at a time;
-     * this is not checked (see the mailbox's Misuse section for what concurrent use does).
+     * this is checked only where it costs nothing (see the mailbox's Misuse section for what
+     * concurrent use does).
      *
      * @param <T> the type of the messages
      */

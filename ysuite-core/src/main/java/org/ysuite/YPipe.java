@@ -47,8 +47,10 @@ import java.util.function.Predicate;
  *
  * <h2>Misuse</h2>
  * A reader call made while another thread runs a {@code readBatch} handler (or a {@code probe}
- * predicate) on this pipe, or made from inside one, throws {@link IllegalStateException}. Beyond
- * that the single-thread contracts are <em>not</em> checked: a check would cost an atomic
+ * predicate) on this pipe, or made from inside one, throws {@link IllegalStateException}; so does
+ * a {@code flush()} that finds the pipe flushed by another thread (seen only where its atomic
+ * instruction fails anyway, so most races between two writers go unseen). Beyond that the
+ * single-thread contracts are <em>not</em> checked: a check would cost an atomic
  * instruction per call, as much again as the pipe's own work. So two threads calling
  * {@code read()} or {@code checkRead()} at the same time, or two threads writing or flushing at
  * the same time, get no error, and then items are lost, delivered twice or delivered as
@@ -213,6 +215,8 @@ public final class YPipe<T> extends YPipeSpares {
      *
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
      *     the reader had gone to sleep and must now be woken by a signal from the caller
+     * @throws IllegalStateException if this flush finds that another thread has flushed the pipe
+     *     (a second writer thread; see Misuse above)
      */
     public boolean flush() {
         return flushPositions();

@@ -130,4 +130,23 @@ class SingleThreadContractTest {
         mailbox.close(); // ends the reader's poll with 0
         reader.join();
     }
+
+    /**
+     * A second writer is seen for free where the flush's CAS fails anyway: the shared position
+     * holds another thread's flush. The pipe is put, by its package-private positions, in the
+     * state a writer thread that did not see the other's flush would be in.
+     */
+    @Test
+    void aFlushThatFindsAnotherThreadsFlushIsRefused() {
+        YPipe<String> pipe = new YPipe<>();
+        pipe.write("a");
+        assertTrue(pipe.flush());
+        pipe.w = 0; // a writer that never saw the flush of "a"
+        pipe.f = 0;
+        pipe.tail = 0;
+        pipe.write("b");
+        IllegalStateException e = assertThrows(IllegalStateException.class, pipe::flush);
+        assertTrue(e.getMessage().startsWith("a pipe has one writer thread at a time"), e.getMessage());
+        assertTrue(e.getMessage().contains("another thread flushed it"), e.getMessage());
+    }
 }
