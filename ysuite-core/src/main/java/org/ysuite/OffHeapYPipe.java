@@ -552,7 +552,8 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
          * (e.g. {@code buffer.limit(offset + length).position(offset)}) and read relatively. The
          * view is valid only until this method returns.
          *
-         * @param buffer the ring, read-only, in native byte order
+         * @param buffer the ring, read-only, in native byte order (see the class's Byte order:
+         *     numbers written in another order read wrong, without an error)
          * @param offset index of the message's first byte in {@code buffer}
          * @param length the message's length in bytes
          */
