@@ -1,3 +1,5 @@
+// Over 500 lines: the public API with its javadoc, the chunked store it needs, and the padding
+// classes that lay its fields out on separate cache lines (below the public class).
 package org.ysuite;
 
 import java.lang.invoke.MethodHandles;
