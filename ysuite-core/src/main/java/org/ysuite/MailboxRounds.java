@@ -15,7 +15,7 @@ final class MailboxRounds implements IntConsumer {
     private final boolean[] fired;          // fired[id]: id is in firedIds
     private final int[] firedIds;           // the ids fired since the last round
     private int firedCount;
-    private boolean draining;               // a handler runs: re-entrant check/poll are rejected
+    private Thread drainer;                 // the thread running a handler, else null: see requireNotDraining
     private int[] awakeList = new int[0];   // writer indexes whose pipe was left awake
     private int awakeCount;
     private int[] nextAwake = new int[0];
@@ -57,7 +57,7 @@ final class MailboxRounds implements IntConsumer {
         int n = 0;
         int next = 0;
         boolean done = false;
-        draining = true;
+        drainer = Thread.currentThread(); // a plain store per round, not per message
         try {
             for (int k = 0; k < awakeCount; k++) {
                 int i = awakeList[k];
@@ -96,16 +96,28 @@ final class MailboxRounds implements IntConsumer {
                 // messages and will not signal. Visit every pipe next round.
                 visitAllNext(ws);
             }
-            draining = false;
+            drainer = null;
         }
         return n;
     }
 
+    /**
+     * Refuses a reader call while a handler runs: a re-entrant call from the handler, or a second
+     * reader thread. The second thread sees {@code drainer} when the handler it overlaps has
+     * published anything to it (a latch, a queue), which is how a blocked handler shows; two
+     * readers racing with no such edge may go unseen (see {@link YMailbox}'s Misuse).
+     */
     void requireNotDraining() {
-        if (draining) {
+        Thread inside = drainer;
+        if (inside == null) {
+            return;
+        }
+        if (inside == Thread.currentThread()) {
             throw new IllegalStateException("YMailbox.check/poll called from inside its own handler:"
                     + " the reader is in use by that drain (re-entrant reads are not supported)");
         }
+        throw new IllegalStateException("a YMailbox has one reader thread at a time: " + inside
+                + " is running a handler, so " + Thread.currentThread() + " may not check or poll now");
     }
 
     private static <T> int read(YMailbox.Writer<T> w, Consumer<? super T> handler, boolean sleep) {

@@ -276,6 +276,80 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     }
 
     /**
+     * Reader: waits until a message can be read; {@code timeoutNanos < 0} means no time limit.
+     * Stays inside the reader side throughout (a second reader thread is refused; close() frees
+     * the memory only once this call has left).
+     *
+     * @return true if a message is prefetched; false if the time ran out
+     */
+    final boolean awaitReadable(long timeoutNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        boolean timed = timeoutNanos >= 0;
+        long deadline = timed ? Waits.deadline(timeoutNanos) : 0L;
+        enterReader();
+        long consumedFrom = front;
+        try {
+            for (;;) {
+                // Spins as the reader's policy says, then swaps c to ASLEEP: a false answer
+                // means the next flush will find the reader asleep and signal it.
+                if (nextMessage()) {
+                    return true;
+                }
+                if (!sleepUntilSignalled(timed, deadline)) {
+                    return false;
+                }
+            }
+        } finally {
+            leaveReader(consumedFrom);
+        }
+    }
+
+    /**
+     * Reader, asleep in the protocol (c is ASLEEP): parks until a flush signals (see
+     * {@link #signalReader()}), the time runs out, the thread is interrupted or the pipe closes.
+     *
+     * <p>Close: this thread writes sleepingReader and then reads the reader word (volatile);
+     * close() CASes the reader word and then reads sleepingReader (volatile). Volatile accesses
+     * are totally ordered, so either the read here sees the close, or close() sees this thread
+     * and unparks it (and the loop's next look sees the close).
+     *
+     * @return true to look at the pipe again (a signal was taken, or may have been); false if
+     *     the time ran out
+     */
+    private boolean sleepUntilSignalled(boolean timed, long deadline) throws InterruptedException {
+        if (takeReaderSignal()) {
+            return true; // a flush since the reader went asleep (or a stale one: look again)
+        }
+        if (!publishParked()) {
+            leaveSleep();
+            takeReaderSignal(); // SIGNALLED meanwhile: take it and look again
+            return true;
+        }
+        for (;;) {
+            if (readerClosing()) {
+                withdrawParked();
+                throw new IllegalStateException("pipe is closed");
+            }
+            if (!Waits.park(this, timed, deadline)) {
+                withdrawParked(); // a signal that came meanwhile stays for the next wait
+                return false;
+            }
+            if (Thread.interrupted()) {
+                withdrawParked();
+                throw new InterruptedException();
+            }
+            if (!stillParked()) {
+                leaveSleep();
+                takeReaderSignal();
+                return true;
+            }
+            // a spurious wake-up, or a stale unpark: still PARKED, park again
+        }
+    }
+
+    /**
      * Writer: waits until a message of {@code length} fits; {@code timeoutNanos < 0} means no
      * time limit.
      */

@@ -1,3 +1,5 @@
+// Over 500 lines: this is the public API (each method with its javadoc and argument checks);
+// the machinery is in OffHeapRing and OffHeapYPipeFields.
 package org.ysuite;
 
 import static org.ysuite.RecordDescriptor.HEADER_BYTES;
@@ -31,6 +33,20 @@ import org.ysuite.internal.SideGuard;
  * no fence and no extra atomic while no writer waits. Each side waits as its {@link WaitPolicy}
  * says.
  *
+ * <h2>Waiting</h2>
+ * The reader waits with {@link #awaitMessage()}: a flush that finds it asleep wakes it, so the
+ * writer only writes and flushes. A reader that must also wait for other things (a socket, other
+ * pipes) may instead wait on a {@link Signaler} of its own, as with {@link YPipe}: the writer
+ * then signals it whenever {@code flush()} returns {@code false}.
+ * <pre>{@code
+ * // writer                                  // reader
+ * pipe.write(bytes);                         for (;;) {
+ * pipe.flush();                                  if (pipe.readBatch(handler) == 0) {
+ *                                                    pipe.awaitMessage();
+ *                                                }
+ *                                            }
+ * }</pre>
+ *
  * <h2>Views</h2>
  * {@link #readBatch(MessageHandler)} hands each message to the handler as a view (the ring
  * buffer, an offset, a length) without copying; {@link #claim(int)} / {@link #commit(boolean)} let
@@ -39,6 +55,17 @@ import org.ysuite.internal.SideGuard;
  * each {@link #claimBuffer()} call sees its buffer with position {@code 0}, limit its capacity and
  * native byte order, whatever was done with them before, so a handler or writer may move them
  * (e.g. {@code buffer.limit(offset + length).position(offset)} before a channel write).
+ *
+ * <h2>Byte order</h2>
+ * The pipe carries bytes unchanged; byte order matters only to whoever puts numbers into a
+ * message and reads them out. The views come in {@link java.nio.ByteOrder#nativeOrder() native
+ * order} (little-endian on x86-64 and AArch64), <em>not</em> in the big-endian order a new
+ * {@code ByteBuffer} starts with. So a message built with {@code ByteBuffer.allocate(n).putLong(x)}
+ * (big-endian) and read with the handler's {@code buffer.getLong(offset)} (native) gives a wrong
+ * number and no error. Read numbers in the order they were written: build messages in native
+ * order ({@code ByteBuffer.allocate(n).order(ByteOrder.nativeOrder())}, or {@link #claimBuffer()},
+ * which is native already), or set the order the writer used in the handler
+ * ({@code buffer.order(ByteOrder.BIG_ENDIAN)}; the next call gets native order again).
  *
  * <h2>Close</h2>
  * {@link #close()} may be called from any thread at any time, also from inside a handler. The
@@ -327,12 +354,18 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * <p>{@code flush} does not enter the writer side (it must work while this thread's own
      * claim is open, and costs one atomic instruction); it only looks at it, and throws if
      * another thread is inside a writer call or holds an open claim. Two threads flushing, or one
-     * flushing while another begins a write, at the same moment are not detected: the reader may
-     * then see a message before it is fully written. The off-heap memory is never at risk:
+     * flushing while another begins a write, at the same moment are not detected (unless the
+     * flush finds the pipe flushed by the other thread: then it throws): the reader may then see
+     * a message before it is fully written. The off-heap memory is never at risk:
      * {@code flush} touches only heap fields.
      *
+     * <p>A reader waiting in {@link #awaitMessage()} is woken by this call itself. A reader
+     * that waits by other means (a {@link Signaler} of yours, as with {@link YPipe}) must be
+     * signalled by the caller when this returns {@code false}.
+     *
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
-     *     the reader had gone to sleep and must now be woken by a signal from the caller
+     *     the reader had gone to sleep: a reader in {@link #awaitMessage()} has been woken, any
+     *     other must now be woken by a signal from the caller
      * @throws IllegalStateException if the pipe is closed, or another thread is inside a writer
      *     call or holds an open claim
      */
@@ -348,7 +381,12 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
                         + " (a second writer thread): flush() belongs to the writer");
             }
         }
-        return flushPositions(); // touches only heap fields: no need to enter the writer side
+        // Touches only heap fields: no need to enter the writer side.
+        if (flushPositions()) {
+            return true;
+        }
+        signalReader(); // the reader is asleep: wake it if it waits in awaitMessage
+        return false;
     }
 
     /**
@@ -392,8 +430,9 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     /**
      * Tells whether a message can be read, prefetching every message flushed so far.
      *
-     * <p>A {@code false} answer puts the reader to sleep: the writer's next flush will ask for a
-     * signal, and the reader must wait for it.
+     * <p>A {@code false} answer puts the reader to sleep: the writer's next flush will wake it,
+     * and the reader must wait for that ({@link #awaitMessage()}) before it trusts the pipe to be
+     * empty.
      *
      * @return {@code true} if {@link #read(byte[])} will return a message
      * @throws IllegalStateException if the pipe is closed or another thread is reading
@@ -413,7 +452,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      *
      * @param dst where to copy the message, from index 0
      * @return the message's length, or {@code -1} if the pipe is empty: the reader is then asleep
-     *     and must wait for the writer's signal
+     *     and must wait ({@link #awaitMessage()}) for the writer's flush
      * @throws NullPointerException if {@code dst} is null
      * @throws IllegalArgumentException if the message is longer than {@code dst}; the message
      *     stays in the pipe
@@ -453,6 +492,55 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     }
 
     /**
+     * Waits until a message can be read: the documented way for the reader to wait. Returns at
+     * once if a message is there; otherwise spins as the reader's {@link WaitPolicy} says, then
+     * puts the reader to sleep and parks until the writer's {@link #flush()} finds it asleep
+     * and wakes it. The messages are then prefetched: read them with
+     * {@link #readBatch(MessageHandler)} or {@link #read(byte[])}.
+     *
+     * <pre>{@code
+     * for (;;) {
+     *     if (pipe.readBatch(handler) == 0) {   // empty: the reader is now asleep ...
+     *         pipe.awaitMessage();              // ... until a flush wakes it
+     *     }
+     * }
+     * }</pre>
+     *
+     * The writer needs nothing more than {@code write} and {@code flush}: a flush that finds
+     * the reader asleep wakes this call (its return value can be ignored when the reader waits
+     * here). Only the reader thread may call this, and the reader side stays in use while it
+     * waits: another thread's read gets {@link IllegalStateException}.
+     *
+     * @return {@code true}: a message can be read
+     * @throws InterruptedException if the reader is interrupted before or while waiting (its
+     *     interrupt status is cleared; nothing is read)
+     * @throws IllegalStateException if the pipe is closed (also while waiting: {@link #close()}
+     *     wakes this call, which then throws), another thread is reading, or called from inside
+     *     a handler
+     */
+    public boolean awaitMessage() throws InterruptedException {
+        return awaitReadable(-1L);
+    }
+
+    /**
+     * Waits at most {@code timeout} until a message can be read; otherwise as
+     * {@link #awaitMessage()}.
+     *
+     * @param timeout how long to wait, {@code >= 0}; {@code 0} looks (and spins as the reader's
+     *     policy says) without parking
+     * @param unit the unit of {@code timeout}
+     * @return {@code true} if a message can be read; {@code false} if the time ran out
+     * @throws InterruptedException if the reader is interrupted before or while waiting
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException if {@code unit} is null
+     * @throws IllegalStateException if the pipe is closed (also while waiting), another thread
+     *     is reading, or called from inside a handler
+     */
+    public boolean awaitMessage(long timeout, TimeUnit unit) throws InterruptedException {
+        return awaitReadable(Waits.timeoutNanos(timeout, unit));
+    }
+
+    /**
      * Receives messages from {@link #readBatch(MessageHandler)} as views into the ring.
      */
     @FunctionalInterface
@@ -464,7 +552,8 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
          * (e.g. {@code buffer.limit(offset + length).position(offset)}) and read relatively. The
          * view is valid only until this method returns.
          *
-         * @param buffer the ring, read-only, in native byte order
+         * @param buffer the ring, read-only, in native byte order (see the class's Byte order:
+         *     numbers written in another order read wrong, without an error)
          * @param offset index of the message's first byte in {@code buffer}
          * @param length the message's length in bytes
          */
@@ -477,7 +566,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
 
     /**
      * Closes the pipe: every later operation throws {@link IllegalStateException}, a writer
-     * waiting for space wakes up and throws it, and the off-heap memory is freed as soon as
+     * waiting for space and a reader in {@link #awaitMessage()} wake up and throw it, and the off-heap memory is freed as soon as
      * neither side is inside an operation. Messages still in the pipe are discarded. Calling it
      * again does nothing.
      */
@@ -487,6 +576,11 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
         Thread waiting = waitingWriter;
         if (waiting != null) {
             LockSupport.unpark(waiting);
+        }
+        // After the reader word's CAS in closeSides (see OffHeapRing.sleepUntilSignalled).
+        Thread sleeping = sleepingReader();
+        if (sleeping != null) {
+            LockSupport.unpark(sleeping);
         }
     }
 

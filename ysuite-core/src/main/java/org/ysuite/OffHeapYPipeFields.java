@@ -2,6 +2,7 @@ package org.ysuite;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 import org.ysuite.internal.SideGuard;
 
 /*
@@ -66,6 +67,13 @@ abstract class OffHeapReaderWord extends OffHeapPad5 {
     Thread waitingWriter;
     /** 1 once the memory is freed. */
     int freed;
+    /**
+     * The reader's sleep in {@code awaitMessage}: AWAKE, SIGNALLED (a flush found the reader
+     * asleep and has not been taken yet) or PARKED. See {@link OffHeapYPipeFields#signalReader}.
+     */
+    int readerSleep;
+    /** The thread (going) asleep in {@code awaitMessage}, else null; written before PARKED. */
+    Thread sleepingReader;
 }
 
 /** Padding after the reader's word. */
@@ -126,6 +134,15 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
     private static final VarHandle READER_WORD;
     private static final VarHandle FREED;
     private static final VarHandle CONSUMED;
+    private static final VarHandle READER_SLEEP;
+    private static final VarHandle SLEEPING_READER;
+
+    /** readerSleep: no signal waiting; the reader is awake (or not in awaitMessage). */
+    static final int AWAKE = 0;
+    /** readerSleep: a flush found the reader asleep; the reader has not taken the signal yet. */
+    static final int SIGNALLED = 1;
+    /** readerSleep: the reader registered in sleepingReader and is (going) to park. */
+    static final int PARKED = 2;
 
     static {
         try {
@@ -134,6 +151,9 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
             READER_WORD = lookup.findVarHandle(OffHeapReaderWord.class, "readerWord", long.class);
             FREED = lookup.findVarHandle(OffHeapReaderWord.class, "freed", int.class);
             CONSUMED = lookup.findVarHandle(OffHeapReaderWord.class, "consumed", long.class);
+            READER_SLEEP = lookup.findVarHandle(OffHeapReaderWord.class, "readerSleep", int.class);
+            SLEEPING_READER = lookup.findVarHandle(OffHeapReaderWord.class, "sleepingReader",
+                    Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -155,6 +175,69 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
     /** Reader, inside a batch: the records before {@code position} may be reused. */
     final void setReleaseConsumed(long position) {
         CONSUMED.setRelease(this, position);
+    }
+
+    /**
+     * Writer, on the flush that found the reader asleep (never while the reader keeps up): posts
+     * the wake-up for a reader waiting in {@code awaitMessage}, unparking it if it is parked.
+     *
+     * <p>This is a binary semaphore (as {@link YSemaphore}) whose signal is this flush. Why no
+     * wake-up is lost: the ypipe protocol makes every flush that publishes messages while the
+     * reader is asleep (c == ASLEEP) call this, after its CAS of c. The reader parks only after
+     * a look that found c ASLEEP and a volatile CAS of readerSleep from AWAKE to PARKED. The
+     * exchange below and that CAS are read-modify-writes of one variable, so they are totally
+     * ordered: if the exchange comes first, the reader's CAS fails (SIGNALLED), it takes the
+     * signal and looks again; if the CAS comes first, the exchange reads PARKED and unparks the
+     * thread the reader wrote into sleepingReader (volatile, before its CAS) - an unpark before
+     * the park leaves a permit, so park returns at once. Either way the reader's take of
+     * SIGNALLED (a volatile CAS reading this exchange's write) makes this flush's CAS of c
+     * happen-before the reader's next look at c, which therefore finds the new messages.
+     */
+    final void signalReader() {
+        if ((int) READER_SLEEP.getAndSet(this, SIGNALLED) == PARKED) {
+            LockSupport.unpark((Thread) SLEEPING_READER.getVolatile(this));
+        }
+    }
+
+    /** Reader: takes a posted wake-up; true if there was one. */
+    final boolean takeReaderSignal() {
+        return (int) READER_SLEEP.getVolatile(this) == SIGNALLED
+                && READER_SLEEP.compareAndSet(this, SIGNALLED, AWAKE); // only the reader leaves it
+    }
+
+    /** Reader: registers as the sleeper; false (not registered as PARKED) if a signal is waiting. */
+    final boolean publishParked() {
+        SLEEPING_READER.setVolatile(this, Thread.currentThread()); // before PARKED: see above
+        return READER_SLEEP.compareAndSet(this, AWAKE, PARKED);
+    }
+
+    /** Reader: still PARKED (no flush has signalled since it registered)? */
+    final boolean stillParked() {
+        return (int) READER_SLEEP.getVolatile(this) == PARKED;
+    }
+
+    /**
+     * Reader: withdraws PARKED (timeout, interrupt, close); a signal that came meanwhile stays
+     * SIGNALLED, for the next wait to take. Then leaves sleepingReader.
+     */
+    final void withdrawParked() {
+        READER_SLEEP.compareAndSet(this, PARKED, AWAKE);
+        SLEEPING_READER.setRelease(this, (Thread) null);
+    }
+
+    /** Reader: awake again after a signal; leaves sleepingReader. */
+    final void leaveSleep() {
+        SLEEPING_READER.setRelease(this, (Thread) null);
+    }
+
+    /** close(): the reader parked in awaitMessage, if any (volatile: see awaitReadable). */
+    final Thread sleepingReader() {
+        return (Thread) SLEEPING_READER.getVolatile(this);
+    }
+
+    /** Reader, registered as PARKED: has close() come? (volatile: Dekker with close()). */
+    final boolean readerClosing() {
+        return SideGuard.isClosed((long) READER_WORD.getVolatile(this));
     }
 
     /** Test seam: 1 while the WAITING bit is up, else 0. */

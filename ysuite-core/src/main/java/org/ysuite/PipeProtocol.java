@@ -172,8 +172,23 @@ abstract class PipeProtocol extends PipePad3 {
             throw new IllegalStateException("closed: nothing more is accepted (the unflushed "
                     + "messages were not sent)");
         }
+        if (seen != ASLEEP) {
+            throw secondWriter(seen);
+        }
         w = f;
         return false;
+    }
+
+    /**
+     * Writer: c held a position other than w. Only this writer moves c to a position, so another
+     * thread has flushed this pipe (two writer threads, or a hand-over without a happens-before
+     * edge). Found for free on the path where the CAS failed anyway; most such races go unseen.
+     */
+    private IllegalStateException secondWriter(long seen) {
+        return new IllegalStateException("a pipe has one writer thread at a time: another thread"
+                + " flushed it (the shared position is " + seen + ", this writer's is " + w + "),"
+                + " so " + Thread.currentThread() + " may not write now; the pipe's contents are"
+                + " no longer reliable");
     }
 
     /**

@@ -23,6 +23,20 @@ import java.util.function.Consumer;
  * <p>Each writer is used by one thread at a time; the reader methods ({@code check}, {@code poll})
  * by one thread at a time. {@link #newWriter()} may be called from any thread at any time.
  *
+ * <h2>Misuse</h2>
+ * On the reader side, a {@code check} or {@code poll} from inside a handler, or while another
+ * thread runs a handler, throws {@link IllegalStateException}, and so does a second thread that
+ * goes to sleep in {@code poll} while the reader sleeps there (a {@link YPollset} or
+ * {@link YSemaphore} admits one waiting thread); other overlaps of two reader threads are not
+ * detected. A {@link Writer} is <em>not</em> checked, but where it costs nothing: a check would
+ * cost an atomic instruction per send, as much again as the send itself. A flush that finds its
+ * pipe flushed by another thread throws {@link IllegalStateException} (seen only where the
+ * flush's atomic instruction fails anyway); otherwise two threads sending through one writer at
+ * the same time get no error; messages are then lost, duplicated or delivered as {@code null}, and the
+ * writer's pipe may stay corrupt for good. Give each thread its own writer
+ * ({@link #newWriter()} is cheap: a pipe of 256 slots), or hand one over with a happens-before
+ * edge (a lock, a queue) between its users.
+ *
  * <pre>{@code
  * YMailbox<Event> mailbox = new YMailbox<>();            // over a new YPollset
  * // each writer thread:
@@ -177,7 +191,8 @@ public final class YMailbox<T> {
      * @param handler called once per message, in order per writer, on the calling thread
      * @return how many messages were handed over; {@code 0} if none was waiting
      * @throws NullPointerException if {@code handler} is null
-     * @throws IllegalStateException if called from inside a handler of this mailbox
+     * @throws IllegalStateException if called from inside a handler of this mailbox, or while
+     *     another thread runs one
      */
     public int check(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
@@ -245,8 +260,9 @@ public final class YMailbox<T> {
      *     mailbox is {@link #close() closed} and every message accepted before has been handed
      *     over
      * @throws InterruptedException if the reader is interrupted while waiting
-     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, or if
-     *     called from inside a handler of this mailbox
+     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, if
+     *     called from inside a handler of this mailbox or while another thread runs one, or if
+     *     another thread is asleep in {@code poll}
      * @throws NullPointerException if {@code handler} is null
      */
     public int poll(Consumer<? super T> handler) throws InterruptedException {
@@ -282,8 +298,9 @@ public final class YMailbox<T> {
      *     mailbox is closed and drained
      * @throws InterruptedException if the reader is interrupted while waiting
      * @throws IllegalArgumentException if {@code timeout} is negative
-     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, or if
-     *     called from inside a handler of this mailbox
+     * @throws IllegalStateException if the signaler is not a {@link PollableSignaler}, if
+     *     called from inside a handler of this mailbox or while another thread runs one, or if
+     *     another thread is asleep in {@code poll}
      * @throws NullPointerException if {@code handler} or {@code unit} is null
      */
     public int poll(Consumer<? super T> handler, long timeout, TimeUnit unit)
@@ -329,7 +346,9 @@ public final class YMailbox<T> {
     }
 
     /**
-     * One writer of a {@link YMailbox}: its own pipe and signal id. Used by one thread at a time.
+     * One writer of a {@link YMailbox}: its own pipe and signal id. Used by one thread at a time;
+     * this is checked only where it costs nothing (see the mailbox's Misuse section for what
+     * concurrent use does).
      *
      * @param <T> the type of the messages
      */

@@ -1,3 +1,5 @@
+// Over 500 lines: the public API with its javadoc, the chunked store it needs, and the padding
+// classes that lay its fields out on separate cache lines (below the public class).
 package org.ysuite;
 
 import java.lang.invoke.MethodHandles;
@@ -44,6 +46,19 @@ import java.util.function.Predicate;
  * one as the reader ({@code checkRead}, {@code read}, {@code readBatch}, {@code probe}) at a time;
  * handing a side to another thread needs its own happens-before edge. Every operation is wait-free:
  * a bounded number of steps and at most one atomic instruction on {@code c}.
+ *
+ * <h2>Misuse</h2>
+ * A reader call made while another thread runs a {@code readBatch} handler (or a {@code probe}
+ * predicate) on this pipe, or made from inside one, throws {@link IllegalStateException}; so does
+ * a {@code flush()} that finds the pipe flushed by another thread (seen only where its atomic
+ * instruction fails anyway, so most races between two writers go unseen). Beyond that the
+ * single-thread contracts are <em>not</em> checked: a check would cost an atomic
+ * instruction per call, as much again as the pipe's own work. So two threads calling
+ * {@code read()} or {@code checkRead()} at the same time, or two threads writing or flushing at
+ * the same time, get no error, and then items are lost, delivered twice or delivered as
+ * {@code null} (a {@code readBatch} handler may receive {@code null}), the positions may stay
+ * corrupt for the rest of the pipe's life, and a reader may sleep through a flush. For many
+ * writers use a {@link YMailbox} (a pipe per writer thread); for many readers, another queue.
  *
  * <h2>Memory</h2>
  * The reader nulls the slots it consumed in bulk, when it goes to sleep and when it leaves a
@@ -202,6 +217,8 @@ public final class YPipe<T> extends YPipeSpares {
      *
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
      *     the reader had gone to sleep and must now be woken by a signal from the caller
+     * @throws IllegalStateException if this flush finds that another thread has flushed the pipe
+     *     (a second writer thread; see Misuse above)
      */
     public boolean flush() {
         return flushPositions();
@@ -220,11 +237,12 @@ public final class YPipe<T> extends YPipeSpares {
      * wait for it.
      *
      * @return {@code true} if {@link #read()} will return an item
-     * @throws IllegalStateException if called from inside a {@link #readBatch} handler
+     * @throws IllegalStateException if called from inside a {@link #readBatch} handler, or while
+     *     another thread runs one (see Misuse above)
      */
     public boolean checkRead() {
-        if (inBatch) {
-            throw reentered("checkRead");
+        if (batchReader != null) {
+            throw busyReader("checkRead");
         }
         if (checkReadPositions()) {
             return true;
@@ -233,9 +251,16 @@ public final class YPipe<T> extends YPipeSpares {
         return false;
     }
 
-    private static IllegalStateException reentered(String method) {
-        return new IllegalStateException(method + "() called from inside a readBatch handler:"
-                + " the reader side is in use by that batch (re-entrant reads are not supported)");
+    private IllegalStateException busyReader(String method) {
+        Thread inside = batchReader;
+        if (inside == Thread.currentThread()) {
+            return new IllegalStateException(method + "() called from inside a readBatch handler"
+                    + " (or probe predicate): the reader side is in use by that call (re-entrant"
+                    + " reads are not supported)");
+        }
+        return new IllegalStateException("a YPipe has one reader thread at a time: " + inside
+                + " is inside readBatch (or probe), so " + Thread.currentThread()
+                + " may not call " + method + "() now");
     }
 
     /**
@@ -243,7 +268,8 @@ public final class YPipe<T> extends YPipeSpares {
      *
      * @return the item, or {@code null} if the pipe is empty: the reader is then asleep and must
      *     wait for the writer's signal before it trusts the pipe to be empty
-     * @throws IllegalStateException if called from inside a {@link #readBatch} handler
+     * @throws IllegalStateException if called from inside a {@link #readBatch} handler, or while
+     *     another thread runs one (see Misuse above)
      */
     public T read() {
         if (!checkRead()) {
@@ -259,11 +285,13 @@ public final class YPipe<T> extends YPipeSpares {
      * @param handler called once per item, in order, on the calling (reader) thread; an exception
      *     from it propagates, and the item it was given counts as read. It must not read from
      *     this pipe itself ({@code read}, {@code readBatch}, {@code checkRead}, {@code probe}
-     *     throw {@link IllegalStateException} while it runs); writing to it is fine.
+     *     throw {@link IllegalStateException} while it runs, on any thread); writing to it is
+     *     fine.
      * @return how many items were handed over; {@code 0} if the pipe is empty, which puts the
      *     reader to sleep exactly as {@link #read()} returning {@code null} does
      * @throws NullPointerException if {@code handler} is null
-     * @throws IllegalStateException if called from inside a {@code readBatch} handler
+     * @throws IllegalStateException if called from inside a {@code readBatch} handler, or while
+     *     another thread runs one (see Misuse above)
      */
     public int readBatch(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
@@ -290,9 +318,9 @@ public final class YPipe<T> extends YPipeSpares {
         final long end = r;
         long at = start; // position of items[pos]
         int pos = frontPos;
-        // Reader-owned plain flag: a handler that read on would move front past end, and this
-        // loop would walk into unflushed slots.
-        inBatch = true;
+        // Reader-owned plain field: a handler that read on would move front past end, and this
+        // loop would walk into unflushed slots. A plain store per batch, not per item.
+        batchReader = Thread.currentThread();
         try {
             while (at != end) {
                 Object[] items = frontChunk.items;
@@ -313,7 +341,7 @@ public final class YPipe<T> extends YPipeSpares {
             if (pos == frontChunk.items.length) {
                 advanceFront(); // the handler threw on a chunk's last item
             }
-            inBatch = false;
+            batchReader = null;
         }
         return (int) (at - start);
     }
@@ -325,12 +353,21 @@ public final class YPipe<T> extends YPipeSpares {
      * @return the predicate's answer, or {@code false} if the pipe is empty (the reader is then
      *     asleep, as after {@link #read()} returning {@code null})
      * @throws NullPointerException if {@code predicate} is null
-     * @throws IllegalStateException if called from inside a {@link #readBatch} handler
+     * @throws IllegalStateException if called from inside a {@link #readBatch} handler, or while
+     *     another thread runs one (see Misuse above)
      */
     @SuppressWarnings("unchecked")
     public boolean probe(Predicate<? super T> predicate) {
         Objects.requireNonNull(predicate, "predicate");
-        return checkRead() && predicate.test((T) frontChunk.items[frontPos]);
+        if (!checkRead()) {
+            return false;
+        }
+        batchReader = Thread.currentThread(); // the predicate must not read on either
+        try {
+            return predicate.test((T) frontChunk.items[frontPos]);
+        } finally {
+            batchReader = null;
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -458,8 +495,12 @@ abstract class YPipePad4 extends YPipeWriterStore {
 abstract class YPipeReaderStore extends YPipePad4 {
     YPipe.Chunk frontChunk;
     int frontPos;
-    /** Reader: true while readBatch runs its handler (re-entrant reads are rejected). */
-    boolean inBatch;
+    /**
+     * Reader: the thread running a readBatch handler or a probe predicate, else null. Every
+     * reader call refuses to start while it is set: a re-entrant call from the handler, or a
+     * second reader thread (which sees it: the handler that blocks or signals is after the store).
+     */
+    Thread batchReader;
     /** Slots of the front chunk below this one are nulled (consumed and released). */
     int clearedPos;
 }

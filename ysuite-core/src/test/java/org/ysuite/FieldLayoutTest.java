@@ -38,7 +38,7 @@ class FieldLayoutTest {
     void ypipeGroupsNeverShareALine() {
         assertApart(YPipe.class,
                 "writer: w f tail backChunk backPos freeChunks",
-                "reader: front r readerPolicy batchPauses frontChunk frontPos clearedPos inBatch",
+                "reader: front r readerPolicy batchPauses frontChunk frontPos clearedPos batchReader",
                 "shared c: c closedAt",
                 "shared spares: spares");
     }
@@ -49,7 +49,7 @@ class FieldLayoutTest {
                 "writer: w f tail headCache claimStart claimLength claimThread writerWord",
                 "reader: front r readerPolicy batchPauses",
                 "shared c: c closedAt",
-                "reader word: readerWord consumed waitingWriter freed",
+                "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader",
                 "final: capacity maxMessageLength mask memory ring writerView readerView writerPolicy roomWait");
     }
 

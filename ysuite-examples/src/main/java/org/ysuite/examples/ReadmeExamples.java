@@ -1,7 +1,10 @@
 package org.ysuite.examples;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.function.Consumer;
+import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
@@ -9,14 +12,16 @@ import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
 
 /**
- * The README's two programs, runnable: {@code PipeExample} (a writer and a reader over a
- * {@link YPipe} woken by a {@link YSemaphore}) and {@code MailboxExample} (three writers to one
- * reader through a {@link YMailbox}, stopped by {@link YMailbox#close()}).
+ * The README's three programs, runnable: {@code PipeExample} (a writer and a reader over a
+ * {@link YPipe} woken by a {@link YSemaphore}), {@code MailboxExample} (three writers to one
+ * reader through a {@link YMailbox}, stopped by {@link YMailbox#close()}) and
+ * {@code OffHeapPipeExample} (byte messages through an {@link OffHeapYPipe}, read as views with
+ * {@code readBatch}, the reader waiting in {@code awaitMessage}).
  *
- * <p>The two classes below this one are the README's code blocks, character for character
+ * <p>The three classes below this one are the README's code blocks, character for character
  * (without this file's package line; their imports are among this file's): the examples' tests
  * check that every {@code java} block of the README appears here and compiles on its own as
- * pasted, and run both programs.
+ * pasted, and run the programs.
  *
  * <pre>{@code
  * java -jar ysuite-examples/target/ysuite-examples.jar readme
@@ -28,7 +33,7 @@ public final class ReadmeExamples {
     }
 
     /**
-     * Runs both examples; they print to {@link System#out}.
+     * Runs the three examples; they print to {@link System#out}.
      *
      * @param args ignored
      * @throws InterruptedException if interrupted while joining a thread
@@ -36,6 +41,7 @@ public final class ReadmeExamples {
     public static void main(String[] args) throws InterruptedException {
         runPipeExample();
         runMailboxExample();
+        runOffHeapPipeExample();
     }
 
     /**
@@ -54,6 +60,15 @@ public final class ReadmeExamples {
      */
     public static void runMailboxExample() throws InterruptedException {
         MailboxExample.main(new String[0]);
+    }
+
+    /**
+     * Runs the README's third program, which prints one summary line.
+     *
+     * @throws InterruptedException if interrupted while joining the reader
+     */
+    public static void runOffHeapPipeExample() throws InterruptedException {
+        OffHeapPipeExample.main(new String[0]);
     }
 }
 
@@ -144,5 +159,62 @@ class MailboxExample {
         reader.join();                                     // after it, the handler is ours to read
         System.out.println(handler.received + " orders from " + WRITERS + " writers, "
                 + handler.outOfOrder + " out of order");
+    }
+}
+
+class OffHeapPipeExample {
+    static final int ORDERS = 1000;
+
+    public static void main(String[] args) throws InterruptedException {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(4096)) {     // a 4 KiB ring of byte messages, off-heap
+            long[] turnover = new long[1];                     // the reader's; read after join
+            int[] orders = new int[1];
+
+            Thread reader = new Thread(() -> {
+                boolean[] end = new boolean[1];
+                // Each message is bytes [offset, offset + length) of the ring, valid until the
+                // handler returns. The ring comes in NATIVE byte order: use absolute gets at offset.
+                OffHeapYPipe.MessageHandler handler = (ring, offset, length) -> {
+                    if (length == 0) {                         // the writer's "no more orders"
+                        end[0] = true;
+                        return;
+                    }
+                    long priceCents = ring.getLong(offset);
+                    int quantity = ring.getInt(offset + 8);
+                    turnover[0] += priceCents * quantity;
+                    orders[0]++;
+                };
+                try {
+                    while (!end[0]) {
+                        if (pipe.readBatch(handler) == 0) {    // empty: the reader is now asleep ...
+                            pipe.awaitMessage();               // ... until a flush wakes it
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            reader.start();
+
+            // Build messages in the order the reader reads them: native. (ByteBuffer.allocate
+            // alone is big-endian, and the reader's getLong would read other numbers, silently.)
+            ByteBuffer order = ByteBuffer.allocate(12).order(ByteOrder.nativeOrder());
+            for (int i = 1; i <= ORDERS; i++) {
+                order.clear();
+                order.putLong(i * 100L).putInt(i).flip();      // price in cents, quantity
+                send(pipe, order);
+            }
+            send(pipe, ByteBuffer.allocate(0));                // an empty message ends the stream
+            reader.join();                                     // after it, the counts are ours to read
+            System.out.println(orders[0] + " orders, turnover " + turnover[0] + " cents");
+        }                                                      // close() frees the ring
+    }
+
+    static void send(OffHeapYPipe pipe, ByteBuffer message) throws InterruptedException {
+        while (!pipe.write(message, false)) {                  // the ring is full:
+            pipe.flush();                                      // publish what is written,
+            pipe.awaitSpace(message.remaining());              // wait until the reader frees room
+        }
+        pipe.flush();                                          // wakes the reader if it sleeps
     }
 }

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Runs the README's two programs (see {@link ReadmeSnippetsTest} for their text). */
+/** Runs the README's three programs (see {@link ReadmeSnippetsTest} for their text). */
 class ReadmeExamplesTest {
 
     interface Example {
@@ -41,6 +41,15 @@ class ReadmeExamplesTest {
         for (int i = 0; i < 3; i++) {
             assertEquals("300000 orders from 3 writers, 0 out of order\n",
                     run(ReadmeExamples::runMailboxExample));
+        }
+    }
+
+    @Test
+    void offHeapPipeExampleReadsTheNumbersItWrote() {
+        // 1000 orders of price i * 100 cents and quantity i: 100 * (1^2 + ... + 1000^2)
+        for (int i = 0; i < 20; i++) {
+            assertEquals("1000 orders, turnover 33383350000 cents\n",
+                    run(ReadmeExamples::runOffHeapPipeExample));
         }
     }
 }

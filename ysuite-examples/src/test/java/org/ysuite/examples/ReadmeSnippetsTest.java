@@ -94,7 +94,8 @@ class ReadmeSnippetsTest {
     @Test
     void everyReadmeBlockIsTheTestedExampleVerbatim() throws IOException {
         List<String> blocks = readmeJavaBlocks();
-        assertEquals(2, blocks.size(), "the README's java blocks: the pipe and the mailbox example");
+        assertEquals(3, blocks.size(),
+                "the README's java blocks: the pipe, the mailbox and the off-heap pipe example");
         String source = examplesSource();
         List<String> sourceImports = source.lines().filter(ReadmeSnippetsTest::isImport)
                 .collect(Collectors.toList());

@@ -635,9 +635,16 @@ public final class LoopMailbox<T> {
 
     /**
      * Returns how many messages have been handed to the handler (including those whose handler
-     * threw).
+     * threw), as of the end of the loop's last drain.
      *
-     * @return the number of messages delivered so far
+     * <p>The count lags: the loop counts in a field of its own and publishes the total once per
+     * drain (a drain runs until a look finds nothing or {@link Builder#batchLimit} messages are
+     * delivered), when that drain ends. So the messages of the drain in progress are not counted
+     * yet: read from a handler, or from another thread right after a handler call, it can be
+     * lower by up to a drain's worth. After {@link #closeFuture()} completes it is exact. For an
+     * exact count at a given message, count in the handler.
+     *
+     * @return the number of messages delivered by the drains that have ended
      */
     public long delivered() {
         return delivered;

@@ -225,6 +225,17 @@ public final class MessageStream implements AutoCloseable {
             return this;
         }
 
+        /** A window size, checked; the message names the builder method's argument. */
+        private static int checkWindow(String name, int bytes) {
+            if (bytes < OffHeapYPipe.MIN_CAPACITY_BYTES || bytes > OffHeapYPipe.MAX_CAPACITY_BYTES
+                    || Integer.bitCount(bytes) != 1) {
+                throw new IllegalArgumentException(name + " must be a power of two from "
+                        + OffHeapYPipe.MIN_CAPACITY_BYTES + " to " + OffHeapYPipe.MAX_CAPACITY_BYTES
+                        + " bytes, not " + bytes);
+            }
+            return bytes;
+        }
+
         /**
          * Sets the size of each writer's outbound pipe (how far a writer may run ahead of the loop).
          *
@@ -234,8 +245,7 @@ public final class MessageStream implements AutoCloseable {
          * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
          */
         public Builder outboundWindow(int bytes) {
-            OffHeapYPipe.maxMessageLength(bytes); // validates, naming the limits
-            this.outboundWindow = bytes;
+            this.outboundWindow = checkWindow("outboundWindow", bytes);
             return this;
         }
 
@@ -249,8 +259,7 @@ public final class MessageStream implements AutoCloseable {
          * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
          */
         public Builder inboundWindow(int bytes) {
-            OffHeapYPipe.maxMessageLength(bytes);
-            this.inboundWindow = bytes;
+            this.inboundWindow = checkWindow("inboundWindow", bytes);
             return this;
         }
 

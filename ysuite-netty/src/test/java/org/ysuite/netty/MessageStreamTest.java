@@ -469,7 +469,9 @@ class MessageStreamTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.bufferSize(0)).getMessage()
                 .contains("bufferSize must be from 1"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.outboundWindow(1000)).getMessage()
-                .contains("power of two"));
+                .matches("outboundWindow must be a power of two from 256 to \\d+ bytes, not 1000"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> b.inboundWindow(1000)).getMessage()
+                .matches("inboundWindow must be a power of two from 256 to \\d+ bytes, not 1000"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.maxMessageLength(-1)).getMessage()
                 .contains("maxMessageLength must be >= 0"));
         try (Pair p = new Pair(Transport.EPOLL_EVENTFD, x -> x.maxMessageLength(100))) {
