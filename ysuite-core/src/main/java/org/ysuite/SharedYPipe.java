@@ -330,8 +330,13 @@ public final class SharedYPipe implements AutoCloseable {
          * under its name, and opens its writer side.
          *
          * @return the writer
-         * @throws java.nio.file.FileAlreadyExistsException if the file exists
-         * @throws IOException if it cannot be created
+         * @throws java.nio.file.FileAlreadyExistsException if the file exists (and, with
+         *     {@link #replaceStale()}, it was created again meanwhile)
+         * @throws PipeSideTakenException with {@link #replaceStale()}, if a live process holds a
+         *     side of the existing file
+         * @throws java.nio.file.NoSuchFileException if the directory does not exist (named)
+         * @throws IOException if it cannot be created, e.g. its blocks do not fit in the file
+         *     system's free space (the message names the size and the free space)
          */
         public SharedYPipe createWriter() throws IOException {
             return open(SharedPipeFile.create(file, capacity, replaceStale));
@@ -343,6 +348,10 @@ public final class SharedYPipe implements AutoCloseable {
          *
          * @return the writer
          * @throws PipeSideTakenException if another open pipe holds the writer side
+         * @throws java.nio.file.NoSuchFileException if there is no file (after the
+         *     {@link #awaitFile} wait, if set)
+         * @throws java.nio.file.FileSystemException if the path is a symbolic link, or the file is
+         *     another user's or others may write it (unless {@link #allowOtherUsers()})
          * @throws IOException if the file is not a valid pipe file (the message says why)
          */
         public SharedYPipe openWriter() throws IOException {
@@ -354,6 +363,10 @@ public final class SharedYPipe implements AutoCloseable {
          *
          * @return the reader
          * @throws PipeSideTakenException if another open pipe holds the reader side
+         * @throws java.nio.file.NoSuchFileException if there is no file (after the
+         *     {@link #awaitFile} wait, if set)
+         * @throws java.nio.file.FileSystemException if the path is a symbolic link, or the file is
+         *     another user's or others may write it (unless {@link #allowOtherUsers()})
          * @throws IOException if the file is not a valid pipe file (the message says why)
          */
         public SharedYPipe openReader() throws IOException {
