@@ -129,7 +129,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
     }
 
     @Test
-    void theLinkCheckAndTheOpenAreOneStep() throws Exception {
+    void theDescriptorIsOpenedWithoutFollowingALink() throws Exception {
         // the descriptor is opened with O_NOFOLLOW: a link put at the path after any look is refused
         try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
             Path link = dir.resolve("link");
