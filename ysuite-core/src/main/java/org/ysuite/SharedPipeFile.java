@@ -13,9 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Pointer;
@@ -83,41 +81,48 @@ final class SharedPipeFile {
 
     /**
      * Creates the file with its header complete and its writer side taken: a temporary file in
-     * the same directory (0600) is written, locked and mapped, then linked to {@code path} in one
-     * step that fails if {@code path} exists.
+     * the same directory (0600, created through one descriptor that is then allocated, locked,
+     * written and mapped) is linked to {@code path} in one step that fails if {@code path} exists.
+     * First the temporary files of killed creators are removed and, if {@code replaceStale}, a
+     * pipe file no live process holds.
      */
-    static SharedPipeFile create(Path path, int capacity) throws IOException {
+    static SharedPipeFile create(Path path, int capacity, boolean replaceStale) throws IOException {
         Path target = path.toAbsolutePath();
+        SharedPipeFileSystem.directory(target);
+        SharedPipeFileSystem.removeStaleTemps(target, lockByte(true));
+        if (replaceStale) {
+            SharedPipeFileSystem.delete(target, lockByte(true), lockByte(false));
+        }
         if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString(), null, "a pipe file exists there");
         }
-        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        SharedPipeFileSystem.Temp tmp = SharedPipeFileSystem.createTemp(target);
         SharedPipeFile file = null;
-        int fd = -1;
+        int fd = tmp.fd;
         try {
+            // locked first: a creator's file is never taken for a dead creator's (removeStaleTemps)
+            if (!OfdLock.tryLock(fd, lockByte(true), OfdLock.newFlock())) {
+                throw new IOException("cannot lock the new file " + tmp.path);
+            }
+            long size = HEADER_SIZE + (long) capacity;
+            SharedPipeFileSystem.allocate(target, fd, size);
             ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.nativeOrder());
             header.putInt(VERSION_AT, VERSION).putInt(HEADER_SIZE_AT, HEADER_SIZE)
                     .putInt(CAPACITY_AT, capacity);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = SharedPipeFileSystem.channel(fd)) {
                 writeFully(ch, header, 0);
-                writeFully(ch, ByteBuffer.allocate(1), HEADER_SIZE + (long) capacity - 1); // the size
                 ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, MAGIC);
                 writeFully(ch, magic, MAGIC_AT); // last: a file without it is never opened
-                fd = OfdLock.open(tmp);
-                if (!OfdLock.tryLock(fd, lockByte(true), OfdLock.newFlock())) {
-                    throw new IOException("cannot lock the new file " + tmp);
-                }
-                file = new SharedPipeFile(target, true, capacity, DirectMemory.map(ch, ch.size()), fd);
+                file = new SharedPipeFile(target, true, capacity, DirectMemory.map(ch, size), fd);
             }
             file.markOpen();
-            link(tmp, target);
+            link(tmp.path, target);
             return file;
         } catch (IOException | RuntimeException | Error e) {
             abandon(file, fd);
             throw e;
         } finally {
-            Files.deleteIfExists(tmp);
+            Files.deleteIfExists(tmp.path);
         }
     }
 
@@ -136,33 +141,43 @@ final class SharedPipeFile {
     }
 
     /**
-     * Opens an existing pipe file's side: checks the header (before mapping anything), takes the
-     * side's lock, maps the file, checks the shared positions and marks the side open.
+     * Opens an existing pipe file's side: opens the path once, without following a symbolic link,
+     * and checks the file through that descriptor (regular; unless {@code otherUsers}, this user's
+     * and writable by nobody else), checks the header (before mapping anything), takes the side's
+     * lock on that descriptor, maps the same file, checks the shared positions and marks the side
+     * open.
      */
-    static SharedPipeFile open(Path path, boolean writer) throws IOException {
+    static SharedPipeFile open(Path path, boolean writer, boolean otherUsers) throws IOException {
         Path target = path.toAbsolutePath();
         BasicFileAttributes attributes;
         try {
-            attributes = Files.readAttributes(target, BasicFileAttributes.class);
+            attributes = Files.readAttributes(target, BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(target.toString(), null, "no pipe file");
+        }
+        if (attributes.isSymbolicLink()) {
+            throw new java.nio.file.FileSystemException(target.toString(), null,
+                    "is a symbolic link: not followed (open the pipe file by its own path)");
         }
         if (!attributes.isRegularFile()) {
             throw new IOException(target + " is not a regular file: not a pipe file");
         }
         SharedPipeFile file = null;
         int fd = -1;
-        try (FileChannel ch = FileChannel.open(target, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = ch.size();
-            int capacity = checkHeader(target, ch, size);
-            fd = OfdLock.open(target);
-            if (!OfdLock.tryLock(fd, lockByte(writer), OfdLock.newFlock())) {
-                ByteBuffer side = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
-                readFully(ch, side, writer ? WRITER_AT : READER_AT);
-                throw new PipeSideTakenException("the " + sideName(writer) + " side of " + target
-                        + " is in use by process " + side.getInt(4) + startedAt(side.getLong(8)));
+        try {
+            fd = SharedPipeFileSystem.openExisting(target, otherUsers);
+            try (FileChannel ch = SharedPipeFileSystem.channel(fd)) {
+                long size = ch.size();
+                int capacity = checkHeader(target, ch, size);
+                if (!OfdLock.tryLock(fd, lockByte(writer), OfdLock.newFlock())) {
+                    ByteBuffer side = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
+                    readFully(ch, side, writer ? WRITER_AT : READER_AT);
+                    throw new PipeSideTakenException("the " + sideName(writer) + " side of " + target
+                            + " is in use by process " + side.getInt(4) + startedAt(side.getLong(8)));
+                }
+                file = new SharedPipeFile(target, writer, capacity, DirectMemory.map(ch, size), fd);
             }
-            file = new SharedPipeFile(target, writer, capacity, DirectMemory.map(ch, size), fd);
             file.checkPositions();
             file.markOpen();
             return file;
@@ -170,6 +185,15 @@ final class SharedPipeFile {
             abandon(file, fd);
             throw e;
         }
+    }
+
+    /**
+     * Deletes the pipe file at {@code path} if no live process holds either side.
+     *
+     * @return {@code false} if there is no file
+     */
+    static boolean delete(Path path) throws IOException {
+        return SharedPipeFileSystem.delete(path.toAbsolutePath(), lockByte(true), lockByte(false));
     }
 
     /** A failed create or open: releases what it had taken. */
@@ -228,7 +252,7 @@ final class SharedPipeFile {
         }
     }
 
-    private static long lockByte(boolean writer) {
+    static long lockByte(boolean writer) {
         return writer ? LOCK_BASE : LOCK_BASE + 1;
     }
 

@@ -234,6 +234,23 @@ public final class SharedYPipe implements AutoCloseable {
         return builder(file).openReader();
     }
 
+    /**
+     * Deletes the pipe file at {@code file} unless a live process holds one of its sides: the
+     * clean-up after both sides have closed (by the consumer, which knows it has read everything,
+     * or by an operator), or of a file left by a crash. It takes both sides' locks on the file
+     * first, so no process can open a side while it deletes; a symbolic link at {@code file} is
+     * not followed (it is {@link java.nio.file.FileSystemException}, and nothing is deleted).
+     *
+     * @param file the pipe file
+     * @return {@code true} if it was deleted, {@code false} if there was no file
+     * @throws PipeSideTakenException if a live process holds a side (the message names it); the
+     *     file stays
+     * @throws IOException if it is not a pipe file (nothing is deleted) or cannot be deleted
+     */
+    public static boolean delete(Path file) throws IOException {
+        return SharedPipeFile.delete(Objects.requireNonNull(file, "file"));
+    }
+
     /** The settings of a pipe to create or open; then one of the three opens. */
     public static final class Builder {
         private final Path file;
@@ -241,6 +258,9 @@ public final class SharedYPipe implements AutoCloseable {
         private WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
         private WaitPolicy writerPolicy = WaitPolicy.defaultPolicy();
         private long peerCheckNanos = DEFAULT_PEER_CHECK_NANOS;
+        private boolean otherUsers;
+        private boolean replaceStale;
+        private long awaitFileNanos = -1;
 
         private Builder(Path file) {
             this.file = file;
@@ -310,11 +330,16 @@ public final class SharedYPipe implements AutoCloseable {
          * under its name, and opens its writer side.
          *
          * @return the writer
-         * @throws java.nio.file.FileAlreadyExistsException if the file exists
-         * @throws IOException if it cannot be created
+         * @throws java.nio.file.FileAlreadyExistsException if the file exists (and, with
+         *     {@link #replaceStale()}, it was created again meanwhile)
+         * @throws PipeSideTakenException with {@link #replaceStale()}, if a live process holds a
+         *     side of the existing file
+         * @throws java.nio.file.NoSuchFileException if the directory does not exist (named)
+         * @throws IOException if it cannot be created, e.g. its blocks do not fit in the file
+         *     system's free space (the message names the size and the free space)
          */
         public SharedYPipe createWriter() throws IOException {
-            return open(SharedPipeFile.create(file, capacity));
+            return open(SharedPipeFile.create(file, capacity, replaceStale));
         }
 
         /**
@@ -323,10 +348,14 @@ public final class SharedYPipe implements AutoCloseable {
          *
          * @return the writer
          * @throws PipeSideTakenException if another open pipe holds the writer side
+         * @throws java.nio.file.NoSuchFileException if there is no file (after the
+         *     {@link #awaitFile} wait, if set)
+         * @throws java.nio.file.FileSystemException if the path is a symbolic link, or the file is
+         *     another user's or others may write it (unless {@link #allowOtherUsers()})
          * @throws IOException if the file is not a valid pipe file (the message says why)
          */
         public SharedYPipe openWriter() throws IOException {
-            return open(SharedPipeFile.open(file, true));
+            return open(openFile(true));
         }
 
         /**
@@ -334,10 +363,84 @@ public final class SharedYPipe implements AutoCloseable {
          *
          * @return the reader
          * @throws PipeSideTakenException if another open pipe holds the reader side
+         * @throws java.nio.file.NoSuchFileException if there is no file (after the
+         *     {@link #awaitFile} wait, if set)
+         * @throws java.nio.file.FileSystemException if the path is a symbolic link, or the file is
+         *     another user's or others may write it (unless {@link #allowOtherUsers()})
          * @throws IOException if the file is not a valid pipe file (the message says why)
          */
         public SharedYPipe openReader() throws IOException {
-            return open(SharedPipeFile.open(file, false));
+            return open(openFile(false));
+        }
+
+        /**
+         * Accepts, for {@link #openReader()} and {@link #openWriter()}, a pipe file owned by
+         * another user or writable by its group or others (by default such a file is refused
+         * with an {@link IOException} naming its owner or mode: whoever can write the file can
+         * feed this process messages, read them, or crash it by truncating the file). For a pipe
+         * shared between users on purpose, e.g. through a group; the file must still be a
+         * regular file at the path itself (a symbolic link is never followed).
+         *
+         * @return this builder
+         */
+        public Builder allowOtherUsers() {
+            this.otherUsers = true;
+            return this;
+        }
+
+        /**
+         * Makes {@link #createWriter()} replace a pipe file already at the path when no live
+         * process holds either of its sides (one left by a crash, or by a clean run nobody
+         * deleted): see {@link SharedYPipe#delete(Path)}. A file that a live process holds stays,
+         * and {@code createWriter()} throws {@link PipeSideTakenException} naming the process.
+         *
+         * @return this builder
+         */
+        public Builder replaceStale() {
+            this.replaceStale = true;
+            return this;
+        }
+
+        /**
+         * Makes {@link #openReader()} and {@link #openWriter()} wait, up to {@code time}, for the
+         * file to appear, so that a consumer may start before its producer. The wait watches the
+         * directory (inotify) and looks at least every 100 ms; it never spins. The directory must
+         * exist. A file appears complete (it is linked under its name once its header is written).
+         *
+         * @param time the longest wait, from 0 (do not wait, the default) to 1 day
+         * @param unit its unit
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         * @throws NullPointerException if {@code unit} is null
+         */
+        public Builder awaitFile(long time, TimeUnit unit) {
+            Objects.requireNonNull(unit, "unit");
+            long nanos = unit.toNanos(time);
+            if (time < 0 || nanos > TimeUnit.DAYS.toNanos(1)) {
+                throw new IllegalArgumentException("awaitFile must be from 0 to 1 day: " + time + " " + unit);
+            }
+            this.awaitFileNanos = nanos;
+            return this;
+        }
+
+        /** Opens a side, waiting for the file to appear as {@link #awaitFile} says. */
+        private SharedPipeFile openFile(boolean writer) throws IOException {
+            long deadline = System.nanoTime() + Math.max(awaitFileNanos, 0);
+            for (;;) {
+                try {
+                    return SharedPipeFile.open(file, writer, otherUsers);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    long left = deadline - System.nanoTime();
+                    if (awaitFileNanos <= 0) {
+                        throw e;
+                    }
+                    if (left <= 0 || !SharedPipeFileSystem.awaitFile(file.toAbsolutePath(), left)) {
+                        throw new java.nio.file.NoSuchFileException(file.toAbsolutePath().toString(), null,
+                                "no pipe file after waiting " + TimeUnit.NANOSECONDS.toMillis(awaitFileNanos)
+                                        + " ms (awaitFile)");
+                    }
+                }
+            }
         }
 
         private SharedYPipe open(SharedPipeFile opened) {

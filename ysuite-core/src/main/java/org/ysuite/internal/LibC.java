@@ -3,6 +3,7 @@ package org.ysuite.internal;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.IgnoreError;
 import jnr.ffi.annotations.SaveError;
+import jnr.ffi.types.off_t;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
 
@@ -162,4 +163,39 @@ public interface LibC {
      */
     @SaveError
     long syscall(long number, long a1, long a2, long a3, long a4);
+
+    /**
+     * {@code int fallocate(int fd, int mode, off_t offset, off_t len)} (Linux): with mode 0,
+     * allocates the blocks of the range and extends the file to its end. glibc passes it to the
+     * system call as it is (unlike {@code posix_fallocate}, it never falls back to writing).
+     *
+     * @param fd descriptor open for writing
+     * @param mode {@code 0}
+     * @param offset the range's start
+     * @param len the range's length
+     * @return {@code 0}, or {@code -1} with {@code errno} set ({@code ENOSPC}, {@code EFBIG},
+     *     {@code EOPNOTSUPP} where the file system cannot)
+     */
+    @SaveError
+    int fallocate(int fd, int mode, @off_t long offset, @off_t long len);
+
+    /**
+     * {@code int posix_fallocate(int fd, off_t offset, off_t len)}: like {@link #fallocate} with
+     * mode 0, but where the file system lacks it glibc writes a byte into each block instead.
+     *
+     * @param fd descriptor open for writing
+     * @param offset the range's start
+     * @param len the range's length
+     * @return {@code 0}, or the error number itself ({@code errno} is not set)
+     */
+    @IgnoreError
+    int posix_fallocate(int fd, @off_t long offset, @off_t long len);
+
+    /**
+     * {@code uid_t geteuid(void)}: the effective user id (never fails).
+     *
+     * @return the effective user id
+     */
+    @IgnoreError
+    int geteuid();
 }

@@ -1,7 +1,6 @@
 package org.ysuite.internal;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import jnr.ffi.Pointer;
 
 /**
@@ -24,26 +23,9 @@ public final class OfdLock {
     static final int F_OFD_SETLK = 37;
     static final short F_WRLCK = 1;
     static final short F_UNLCK = 2;
-    static final int O_RDWR = 2;
-    static final int O_CLOEXEC = 0x80000;
     static final int EACCES = 13;
 
     private OfdLock() {
-    }
-
-    /**
-     * Opens {@code file} read-write, close-on-exec: a descriptor of its own for the locks.
-     *
-     * @param file the file
-     * @return the descriptor
-     * @throws IOException if {@code open(2)} fails
-     */
-    public static int open(Path file) throws IOException {
-        int fd = Posix.libc().open(file.toString(), O_RDWR | O_CLOEXEC, 0);
-        if (fd < 0) {
-            throw new IOException(Posix.failure("open(" + file + ")", Posix.errno()));
-        }
-        return fd;
     }
 
     /**
@@ -58,7 +40,7 @@ public final class OfdLock {
     /**
      * Takes the write lock on byte {@code offset} without waiting.
      *
-     * @param fd a descriptor from {@link #open}
+     * @param fd a descriptor open on the file (e.g. from {@link Posix#openNoFollow})
      * @param offset the byte
      * @param flock scratch memory from {@link #newFlock()}
      * @return {@code true} if taken (or already held by this descriptor); {@code false} if another

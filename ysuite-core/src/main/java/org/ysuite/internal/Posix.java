@@ -57,6 +57,30 @@ public final class Posix {
     public static final int EAGAIN = 11;
     /** {@code EBADF}. */
     public static final int EBADF = 9;
+    /** {@code ENOENT}. */
+    public static final int ENOENT = 2;
+    /** {@code EEXIST}. */
+    public static final int EEXIST = 17;
+    /** {@code EFBIG}: past the file size limit ({@code RLIMIT_FSIZE}) or the file system's. */
+    public static final int EFBIG = 27;
+    /** {@code ENOSPC}. */
+    public static final int ENOSPC = 28;
+    /** {@code ELOOP}: among others, {@code O_NOFOLLOW} met a symbolic link. */
+    public static final int ELOOP = 40;
+    /** {@code EOPNOTSUPP}. */
+    public static final int EOPNOTSUPP = 95;
+    /** {@code EDQUOT}. */
+    public static final int EDQUOT = 122;
+    /** {@code O_RDWR}. */
+    public static final int O_RDWR = 2;
+    /** {@code O_CREAT}. */
+    public static final int O_CREAT = 0x40;
+    /** {@code O_EXCL}. */
+    public static final int O_EXCL = 0x80;
+    /** {@code O_CLOEXEC}. */
+    public static final int O_CLOEXEC = 0x80000;
+    /** {@code O_NOFOLLOW}: 0x20000 on x86-64, 0x8000 on AArch64 (which kept 32-bit ARM's value). */
+    public static final int O_NOFOLLOW;
 
     /** Size of {@code struct pollfd}: {@code int fd; short events; short revents;}. */
     public static final int POLLFD_SIZE = 8;
@@ -72,6 +96,7 @@ public final class Posix {
         boolean x86 = Platform.getNativePlatform().getCPU() == Platform.CPU.X86_64;
         EPOLL_EVENT_SIZE = x86 ? 12 : 16;
         EPOLL_DATA_OFFSET = x86 ? 4 : 8;
+        O_NOFOLLOW = x86 ? 0x20000 : 0x8000;
     }
 
     private Posix() {
@@ -193,5 +218,72 @@ public final class Posix {
      */
     public static String failure(String call, int errno) {
         return call + " failed: errno " + errno;
+    }
+
+    /**
+     * Opens {@code path} read-write, close-on-exec, without following a symbolic link in its last
+     * component ({@code O_NOFOLLOW}), optionally creating it ({@code O_CREAT | O_EXCL}).
+     *
+     * @param path the file
+     * @param create {@code true} to create it (it must not exist), mode {@code 0600}
+     * @return the descriptor
+     * @throws java.nio.file.NoSuchFileException if it does not exist (or its directory)
+     * @throws java.nio.file.FileAlreadyExistsException if {@code create} and it exists
+     * @throws java.nio.file.FileSystemException if it is a symbolic link ({@code ELOOP})
+     * @throws java.io.IOException if {@code open(2)} fails otherwise
+     */
+    public static int openNoFollow(java.nio.file.Path path, boolean create) throws java.io.IOException {
+        int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT | O_EXCL : 0);
+        int fd = libc().open(path.toString(), flags, 0600);
+        if (fd >= 0) {
+            return fd;
+        }
+        int err = errno();
+        switch (err) {
+            case ENOENT:
+                throw new java.nio.file.NoSuchFileException(path.toString());
+            case EEXIST:
+                throw new java.nio.file.FileAlreadyExistsException(path.toString());
+            case ELOOP:
+                throw new java.nio.file.FileSystemException(path.toString(), null,
+                        "is a symbolic link (not followed: open the file it points to by its own path)");
+            default:
+                throw new java.io.IOException(failure("open(" + path + ")", err));
+        }
+    }
+
+    /**
+     * The path through which this process reaches the file that {@code fd} is open on, whatever
+     * its name is now: {@code /proc/self/fd/<fd>}. Opening it opens that same file (a new open
+     * file description); reading its attributes reads the file's ({@code fstat}).
+     *
+     * @param fd an open descriptor
+     * @return its {@code /proc} path
+     */
+    public static java.nio.file.Path procPath(int fd) {
+        return java.nio.file.Paths.get("/proc/self/fd/" + fd);
+    }
+
+    /**
+     * Allocates the blocks of {@code [0, size)} of {@code fd}'s file, extending it to
+     * {@code size}: {@code fallocate(2)}, or where the file system lacks it,
+     * {@code posix_fallocate} (which writes into each block).
+     *
+     * @param fd a descriptor open for writing
+     * @param size the file's size
+     * @return {@code 0}, or the error number ({@code ENOSPC}, {@code EFBIG}, {@code EDQUOT} ...)
+     */
+    public static int allocate(int fd, long size) {
+        int err;
+        do {
+            err = libc().fallocate(fd, 0, 0, size) == 0 ? 0 : errno();
+        } while (err == EINTR);
+        if (err != EOPNOTSUPP) {
+            return err;
+        }
+        do {
+            err = libc().posix_fallocate(fd, 0, size);
+        } while (err == EINTR);
+        return err;
     }
 }

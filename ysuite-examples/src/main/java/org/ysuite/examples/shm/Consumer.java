@@ -2,13 +2,13 @@ package org.ysuite.examples.shm;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.ysuite.PeerGoneException;
+import org.ysuite.PipeSideTakenException;
 import org.ysuite.SharedYPipe;
 
 /**
@@ -17,7 +17,8 @@ import org.ysuite.SharedYPipe;
  * each carries the next number and the bytes that number gives, and ends at the producer's clean
  * close, printing
  * {@code Consumer: received <count> messages, <bytes> bytes, crc32 <hex>, in order, <rate> msgs/s}
- * (the rate from the first message to the end). Then it deletes the file. A producer that dies
+ * (the rate from the first message to the end). Then it deletes the file (unless a new producer
+ * has already replaced it). A producer that dies
  * without closing ends it, after it has read every message the producer flushed, with
  * {@code Consumer: producer gone after <count> messages, every one whole and in order (<why>)}
  * and exit code 1 (the file is left for a restarted producer to reopen).
@@ -87,7 +88,11 @@ public final class Consumer {
             out.printf("Consumer: received %d messages, %d bytes, crc32 %08x, in order, %d msgs/s%n", count, bytes,
                     crc.getValue(), Orders.rate(count, nanos));
         }
-        Files.deleteIfExists(file);
+        try {
+            SharedYPipe.delete(file);                   // all was read: nobody needs the file now
+        } catch (PipeSideTakenException e) {
+            // a new producer has replaced it already: that file stays
+        }
         return count;
     }
 
@@ -112,17 +117,13 @@ public final class Consumer {
     }
 
     /** Opens the reader side, waiting for the producer to have created the file. */
-    private static SharedYPipe open(Path file, int waitSeconds) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
-        for (;;) {
-            try {
-                return SharedYPipe.openReader(file);
-            } catch (NoSuchFileException e) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IOException("no pipe at " + file + " after " + waitSeconds + " s: start the Producer", e);
-                }
-                TimeUnit.MILLISECONDS.sleep(10); // polling for a file that another process creates
-            }
+    private static SharedYPipe open(Path file, int waitSeconds) throws IOException {
+        try {
+            return SharedYPipe.builder(file)
+                    .awaitFile(waitSeconds, TimeUnit.SECONDS)   // the producer may start later
+                    .openReader();
+        } catch (NoSuchFileException e) {
+            throw new IOException("no pipe at " + file + " after " + waitSeconds + " s: start the Producer", e);
         }
     }
 }

@@ -18,8 +18,9 @@ import org.ysuite.SharedYPipe;
  * </pre>
  * It prints {@code Producer: created <file>} once the pipe exists (start the consumer then, or
  * before: it waits for the file), and at the end
- * {@code Producer: sent <count> messages, <bytes> bytes, crc32 <hex>, <rate> msgs/s}. The file
- * must not exist yet; the consumer deletes it when it has read everything.
+ * {@code Producer: sent <count> messages, <bytes> bytes, crc32 <hex>, <rate> msgs/s}. A file an
+ * earlier run left is replaced if no live process holds it (a live one is refused); the consumer
+ * deletes the file when it has read everything.
  */
 public final class Producer {
 
@@ -47,7 +48,7 @@ public final class Producer {
      * Creates the pipe and sends the messages.
      *
      * @param out where the two lines go
-     * @param file the pipe's file (must not exist)
+     * @param file the pipe's file (one no live process holds is replaced)
      * @param count how many messages, {@code >= 0}
      * @throws Exception if the pipe cannot be created, or the consumer died while the pipe was full
      */
@@ -58,7 +59,9 @@ public final class Producer {
         byte[] msg = new byte[Orders.MAX];
         CRC32 crc = new CRC32();
         long bytes = 0;
-        try (SharedYPipe pipe = SharedYPipe.createWriter(file, CAPACITY)) {
+        try (SharedYPipe pipe = SharedYPipe.builder(file).capacity(CAPACITY)
+                .replaceStale()                     // a file an earlier run left, held by nobody, is replaced
+                .createWriter()) {
             out.println("Producer: created " + file);
             out.flush();
             long start = System.nanoTime();

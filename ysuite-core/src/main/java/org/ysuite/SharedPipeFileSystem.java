@@ -1,0 +1,291 @@
+package org.ysuite;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import jnr.ffi.Pointer;
+import org.ysuite.internal.OfdLock;
+import org.ysuite.internal.Posix;
+
+/**
+ * {@link SharedPipeFile}'s dealings with the file system: opening the path once without following
+ * a link and checking the file through that descriptor, allocating the file's blocks, the
+ * temporary file of a create and the clean-up of those a killed creator left, waiting for a file
+ * to appear, and deleting a file no live process holds.
+ */
+final class SharedPipeFileSystem {
+
+    /** A temporary file younger than this may belong to a creator between its open and its lock. */
+    static final long STALE_TEMP_MILLIS = 10_000;
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
+    /** Longest sleep between two looks while waiting for a file (inotify usually ends it first). */
+    private static final long MAX_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private SharedPipeFileSystem() {
+    }
+
+    /** A created temporary file: its name and the descriptor it was created through. */
+    static final class Temp {
+        final Path path;
+        final int fd;
+
+        Temp(Path path, int fd) {
+            this.path = path;
+            this.fd = fd;
+        }
+    }
+
+    /** The directory a pipe file goes in; a missing one is named. */
+    static Path directory(Path target) throws IOException {
+        Path dir = target.getParent();
+        if (!Files.isDirectory(dir)) {
+            throw new NoSuchFileException(dir.toString(), null, "directory " + dir
+                    + " does not exist (or is not a directory): cannot make the pipe file " + target.getFileName());
+        }
+        return dir;
+    }
+
+    /**
+     * Opens an existing pipe file once, without following a symbolic link, and checks through that
+     * descriptor (never the path again) that it is a regular file the current user owns and only
+     * the owner can write, unless {@code otherUsers}.
+     */
+    static int openExisting(Path target, boolean otherUsers) throws IOException {
+        int fd;
+        try {
+            fd = Posix.openNoFollow(target, false);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(target.toString(), null, "no pipe file");
+        }
+        try {
+            checkFile(target, fd, otherUsers);
+            return fd;
+        } catch (IOException | RuntimeException | Error e) {
+            Posix.closeQuietly(fd);
+            throw e;
+        }
+    }
+
+    /** The checks of {@link #openExisting}, on the file {@code fd} is open on ({@code fstat}). */
+    static void checkFile(Path target, int fd, boolean otherUsers) throws IOException {
+        Map<String, Object> st = Files.readAttributes(Posix.procPath(fd), "unix:mode,uid");
+        int mode = (Integer) st.get("mode");
+        int uid = (Integer) st.get("uid");
+        if ((mode & S_IFMT) != S_IFREG) {
+            throw new IOException(target + " is not a regular file: not a pipe file");
+        }
+        if (otherUsers) {
+            return;
+        }
+        int me = Posix.libc().geteuid();
+        if (uid != me) {
+            throw new FileSystemException(target.toString(), null, "owned by user id " + uid
+                    + ", not by this process's user (" + me + "): refused (another user could have made it"
+                    + " to feed or read this process; builder(file).allowOtherUsers() accepts it)");
+        }
+        if ((mode & 0022) != 0) {
+            throw new FileSystemException(target.toString(), null, String.format(
+                    "mode %04o lets group or others write it: refused (chmod go-w, or"
+                            + " builder(file).allowOtherUsers() accepts it)", mode & 07777));
+        }
+    }
+
+    /** A channel on the file {@code fd} is open on (not on its path: the name may have changed). */
+    static FileChannel channel(int fd) throws IOException {
+        return FileChannel.open(Posix.procPath(fd), StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+
+    /**
+     * Gives the new file its size with every block allocated, so that a full file system is this
+     * {@link IOException} now rather than a {@code SIGBUS} on a later write into the mapping.
+     */
+    static void allocate(Path target, int fd, long size) throws IOException {
+        int err = Posix.allocate(fd, size);
+        if (err == 0) {
+            return;
+        }
+        String free;
+        try {
+            free = Files.getFileStore(target.getParent()).getUsableSpace() + " bytes free";
+        } catch (IOException e) {
+            free = "free space unknown";
+        }
+        String why = err == Posix.ENOSPC ? "no space left on its file system"
+                : err == Posix.EDQUOT ? "disk quota exceeded"
+                : err == Posix.EFBIG ? "larger than the file size limit (ulimit -f)"
+                : "fallocate failed: errno " + err;
+        throw new IOException("cannot create the pipe file " + target + ": " + size + " bytes (4096-byte header"
+                + " + the ring) do not fit: " + why + " (" + free + " there; a container's /dev/shm is 64 MiB"
+                + " unless docker run --shm-size says otherwise)");
+    }
+
+    /** Creates {@code .<name>.<digits>.tmp} beside {@code target}, mode 0600, no link followed. */
+    static Temp createTemp(Path target) throws IOException {
+        for (int attempt = 0;; attempt++) {
+            Path tmp = target.resolveSibling("." + target.getFileName() + "."
+                    + (ThreadLocalRandom.current().nextLong() >>> 1) + ".tmp");
+            try {
+                return new Temp(tmp, Posix.openNoFollow(tmp, true));
+            } catch (FileAlreadyExistsException e) {
+                if (attempt == 100) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes the temporary files that killed creators of {@code target} left: named as
+     * {@link #createTemp} names them, regular, owned by this user, not locked by a live creator
+     * (a creator locks its file's writer byte right after creating it) and older than
+     * {@link #STALE_TEMP_MILLIS} (a creator between its open and its lock). Anything else is left.
+     */
+    static void removeStaleTemps(Path target, long writerLockByte) throws IOException {
+        Pattern ours = Pattern.compile("\\." + Pattern.quote(target.getFileName().toString()) + "\\.[0-9]+\\.tmp");
+        long oldest = System.currentTimeMillis() - STALE_TEMP_MILLIS;
+        Pointer flock = OfdLock.newFlock();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(target.getParent(),
+                p -> ours.matcher(p.getFileName().toString()).matches())) {
+            for (Path tmp : entries) {
+                removeIfStale(tmp, writerLockByte, oldest, flock);
+            }
+        }
+    }
+
+    private static void removeIfStale(Path tmp, long lockByte, long oldest, Pointer flock) {
+        int fd = -1;
+        try {
+            BasicFileAttributes a = Files.readAttributes(tmp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!a.isRegularFile() || a.lastModifiedTime().toMillis() > oldest) {
+                return;
+            }
+            fd = Posix.openNoFollow(tmp, false);
+            checkFile(tmp, fd, false); // ours: this user's, mode 0600
+            if (!OfdLock.isLocked(fd, lockByte, flock)) {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            // not ours, or gone meanwhile: left alone
+        } finally {
+            Posix.closeQuietly(fd);
+        }
+    }
+
+    /**
+     * Waits until something exists at {@code target}, at most {@code nanos}: an inotify watch of
+     * the directory ({@link WatchService}), with a look at least every 100 ms where the file
+     * system sends no events.
+     *
+     * @return {@code true} if it exists, {@code false} on timeout
+     */
+    static boolean awaitFile(Path target, long nanos) throws IOException {
+        Path dir = directory(target);
+        long deadline = System.nanoTime() + nanos;
+        try (WatchService watch = dir.getFileSystem().newWatchService()) {
+            dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
+            long look = TimeUnit.MILLISECONDS.toNanos(1);
+            for (;;) { // looks after registering: a file linked before that is seen here
+                if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    return true;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                var key = watch.poll(Math.min(left, look), TimeUnit.NANOSECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+                look = Math.min(look * 2, MAX_LOOK_NANOS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            InterruptedIOException io = new InterruptedIOException("interrupted waiting for " + target);
+            io.initCause(e);
+            throw io;
+        }
+    }
+
+    /**
+     * Deletes the pipe file at {@code target} if no live process holds a side of it: opens it,
+     * takes both sides' locks on that descriptor (so no process can open a side meanwhile),
+     * checks that the name still leads to that file, and unlinks the name.
+     *
+     * @return {@code false} if there is no file
+     */
+    static boolean delete(Path target, long writerLockByte, long readerLockByte) throws IOException {
+        for (int attempt = 0;; attempt++) {
+            int fd;
+            try {
+                fd = Posix.openNoFollow(target, false);
+            } catch (NoSuchFileException e) {
+                return false;
+            }
+            try {
+                checkFile(target, fd, true);
+                Object inode = Files.getAttribute(Posix.procPath(fd), "unix:ino");
+                Object device = Files.getAttribute(Posix.procPath(fd), "unix:dev");
+                try (FileChannel ch = channel(fd)) {
+                    ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+                    if (ch.read(magic, SharedPipeFile.MAGIC_AT) != 8 || magic.getLong(0) != SharedPipeFile.MAGIC) {
+                        throw new IOException(target + " is not a pipe file (no \"YSPIPE01\" magic): not deleted");
+                    }
+                    Pointer flock = OfdLock.newFlock();
+                    if (!OfdLock.tryLock(fd, writerLockByte, flock)) {
+                        throw taken(target, ch, true);
+                    }
+                    if (!OfdLock.tryLock(fd, readerLockByte, flock)) {
+                        throw taken(target, ch, false);
+                    }
+                }
+                // Holding both locks: no side of this file can be opened until fd is closed. The
+                // name may have been replaced before we locked (a racing delete and create): then
+                // the file at the name now is another one, and we look again.
+                try {
+                    if (inode.equals(Files.getAttribute(target, "unix:ino", LinkOption.NOFOLLOW_LINKS))
+                            && device.equals(Files.getAttribute(target, "unix:dev", LinkOption.NOFOLLOW_LINKS))) {
+                        Files.delete(target);
+                        return true;
+                    }
+                } catch (NoSuchFileException e) {
+                    return false;
+                }
+            } finally {
+                Posix.closeQuietly(fd);
+            }
+            if (attempt == 100) {
+                throw new IOException("cannot delete " + target + ": its file keeps being replaced");
+            }
+        }
+    }
+
+    private static PipeSideTakenException taken(Path target, FileChannel ch, boolean writer) throws IOException {
+        ByteBuffer side = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
+        ch.read(side, writer ? SharedPipeFile.WRITER_AT : SharedPipeFile.READER_AT);
+        long started = side.getLong(8);
+        return new PipeSideTakenException("the " + SharedPipeFile.sideName(writer) + " side of " + target
+                + " is in use by process " + side.getInt(4)
+                + (started < 0 ? "" : " (started " + Instant.ofEpochMilli(started) + ")")
+                + ": the file is not deleted or replaced while a live process holds a side");
+    }
+}
