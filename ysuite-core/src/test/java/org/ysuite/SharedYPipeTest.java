@@ -360,7 +360,11 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void aBadFileIsAClearException() throws Exception {
         badFile(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "wrong magic");
-        badFile(8, intBytes(2), "version 2");
+        badFile(8, intBytes(3), "version 3");
+        badFile(8, intBytes(1), "version 1"); // the layout with flag bits in c and head
+        badFile(SharedPipeFile.WRITER_AT, intBytes(3), "writer side state 3");
+        badFile(SharedPipeFile.READER_AT, intBytes(-1), "reader side state -1");
+        badFile(SharedPipeFile.READER_AT, intBytes(Integer.MAX_VALUE), "reader side state " + Integer.MAX_VALUE);
         badFile(12, intBytes(1234), "header size 1234");
         badFile(16, intBytes(3000), "capacity 3000");
         badFile(16, intBytes(2048), "file size 8192"); // a valid capacity that does not match the size
