@@ -29,7 +29,8 @@ final class SharedPipeFile {
     /** "YSPIPE01" read as a native-order long. */
     static final long MAGIC = ByteBuffer.wrap("YSPIPE01".getBytes(StandardCharsets.US_ASCII))
             .order(ByteOrder.nativeOrder()).getLong();
-    static final int VERSION = 1;
+    /** 2: the shared words are single-writer positions and sleep/wake counters (no flag bits). */
+    static final int VERSION = 2;
     static final int HEADER_SIZE = 4096;
 
     static final int MAGIC_AT = 0;
@@ -39,9 +40,22 @@ final class SharedPipeFile {
     /** Each side's record: state (int), pid (int), start time in epoch ms (long, -1 unknown). */
     static final int WRITER_AT = 64;
     static final int READER_AT = 96;
-    /** The shared words, 128 bytes apart (their own cache lines, and the adjacent-line prefetch). */
+    /*
+     * The shared words, each written by one side only, 128 bytes apart where they are hot (their
+     * own cache lines, and the adjacent-line prefetch). See SharedWords for the protocol.
+     */
+    /** Writer's: the end of the last flush (a position). */
     static final int C_AT = 128;
+    /** Reader's: how far it has consumed (a position). */
     static final int HEAD_AT = 256;
+    /** Reader's: its sleep counter (long), odd while it is (going) asleep. */
+    static final int READER_SLEEP_AT = 384;
+    /** Reader's: the futex word (int) a writer waiting for space sleeps on; the reader bumps it. */
+    static final int WRITER_WAKE_AT = 392;
+    /** Writer's: its sleep counter (long), odd while it waits for space. */
+    static final int WRITER_SLEEP_AT = 512;
+    /** Writer's: the futex word (int) the reader sleeps on; the writer bumps it. */
+    static final int READER_WAKE_AT = 520;
 
     static final int FREE = 0;
     static final int OPEN = 1;
@@ -242,14 +256,29 @@ final class SharedPipeFile {
         return capacity;
     }
 
-    /** The shared positions must describe a ring: head <= c, at most capacity apart, 8-aligned. */
+    /**
+     * The shared positions must describe a ring (head <= c, at most capacity apart, 8-aligned,
+     * not negative) and each side's state must be one of FREE, OPEN, CLOSED.
+     */
     private void checkPositions() throws IOException {
-        long c = (long) LONG.getVolatile(mapped, C_AT) & ~1L;
-        long head = (long) LONG.getVolatile(mapped, HEAD_AT) & ~1L;
+        long c = (long) LONG.getVolatile(mapped, C_AT);
+        long head = (long) LONG.getVolatile(mapped, HEAD_AT);
         if (head < 0 || c < head || c - head > capacity || ((c | head) & 7) != 0) {
             throw new IOException(path + ": corrupt positions: flushed end " + c + ", head " + head
                     + " in a ring of " + capacity + " bytes");
         }
+        for (boolean side : new boolean[] {true, false}) {
+            int state = (int) INT.getVolatile(mapped, side ? WRITER_AT : READER_AT);
+            if (!isKnownState(state)) {
+                throw new IOException(path + ": corrupt " + sideName(side) + " side state " + state
+                        + " (expected " + FREE + " free, " + OPEN + " open or " + CLOSED + " closed)");
+            }
+        }
+    }
+
+    /** True for FREE, OPEN and CLOSED: any other side state was written by someone else. */
+    static boolean isKnownState(int state) {
+        return state == FREE || state == OPEN || state == CLOSED;
     }
 
     static long lockByte(boolean writer) {

@@ -1,110 +1,173 @@
 package org.ysuite;
 
-import static org.ysuite.SharedPipeFile.C_AT;
-import static org.ysuite.SharedPipeFile.HEAD_AT;
+import static org.ysuite.SharedPipeFile.INT;
 import static org.ysuite.SharedPipeFile.LONG;
 
 import java.nio.ByteBuffer;
 import org.ysuite.internal.Futex;
 
 /**
- * {@link SharedYPipe}'s steps on its two shared words, each one atomic step of the protocol (the
- * jcstress races call exactly these). {@code shared} is the mapped header (any direct buffer laid
- * out the same way); {@code cWord} / {@code headWord} are the native addresses of the words' low
- * halves, the futex words.
+ * {@link SharedYPipe}'s steps on the shared words of its file (the jcstress races call exactly
+ * these). {@code shared} is the mapped header (any direct buffer laid out the same way).
+ *
+ * <h2>Only loads and stores</h2>
+ * Every word has one writer, and every access is a volatile (or acquire) load or a volatile store:
+ * no compare-and-set, no get-and-set. A read-modify-write on a page of a file that another process
+ * truncated crashes the JVM (SIGBUS inside the VM's own CAS code, when the caller is interpreted
+ * or C1-compiled), while a load or store there is turned into an {@link InternalError}.
  *
  * <pre>
- *   c    = end of the last flush | READER_ASLEEP (bit 0)    written by flush and the sleeping reader
- *   head = reader's consumed end | WRITER_WAITING (bit 0)  written by the reader and the waiting writer
+ *   c            writer   end of the last flush (a position)
+ *   head         reader   how far the reader has consumed (a position)
+ *   readerSleep  reader   a counter, odd while the reader is (going) asleep
+ *   readerWake   writer   the futex word the reader sleeps on; bumped by the writer to wake it
+ *   writerSleep  writer   a counter, odd while the writer waits for space
+ *   writerWake   reader   the futex word the writer sleeps on; bumped by the reader to wake it
  * </pre>
+ *
+ * <h2>No lost wake-up (Dekker over two volatiles)</h2>
+ * The sleeper: {@code seq = load(wake)}; {@code store(sleep, odd)}; {@code load(position)}; if
+ * nothing new, {@code FUTEX_WAIT(wake, seq)}. The waker: {@code store(position)};
+ * {@code load(sleep)}; if odd (and not already woken), bump {@code wake}, {@code FUTEX_WAKE}.
+ * Volatile accesses are sequentially consistent (a volatile store is followed by a full fence),
+ * so of "store position, load sleep" and "store sleep, load position" at least one load sees the
+ * other's store: either the sleeper sees the new position and does not sleep, or the waker sees
+ * the odd counter and bumps the word. The bump comes after the waker's load that saw the odd
+ * counter, which came after the sleeper's {@code load(wake)}: so {@code seq} is older than the
+ * bump, and {@code FUTEX_WAIT}, which compares the word and queues the caller in one step under
+ * the kernel's lock, either finds it changed or is queued before the {@code FUTEX_WAKE} looks.
+ * A side that closes stores CLOSED in its state, then bumps the peer's word unconditionally: a
+ * sleeper reads its peer's state after {@code load(wake)}, so it either sees CLOSED or its
+ * {@code seq} is older than that bump.
+ *
+ * <p>Every arm stores a new odd value (the counter only grows), and the waker wakes each value at
+ * most once: at most one wake-up per sleep, none while the sleeper keeps up. An arm is kept (not
+ * stored again) only while the wake word still holds its {@code seq}: any wake decided for it
+ * changes the word before its {@code FUTEX_WAKE}, so a sleep on that {@code seq} cannot miss it.
  */
 final class SharedWords {
-
-    /** Bit 0 of either word: its sleeper is (going) asleep. */
-    static final long ASLEEP = 1L;
 
     private SharedWords() {
     }
 
+    /** A position (c or head) with acquire: the spinning look. */
+    static long position(ByteBuffer shared, int at) {
+        return (long) LONG.getAcquire(shared, at);
+    }
+
     /**
-     * Writer: publishes [w, f). The ring's bytes were written with plain stores before; the
-     * release CAS orders them before the new c, and the reader's acquire load that sees it sees
-     * them. c is w (reader awake) or w|1 (asleep: only the reader sets the bit, only when c equals
-     * its front, i.e. w). So a failed CAS means asleep; the reader changes c no more while it
-     * sleeps, so a release store of f suffices, then FUTEX_WAKE. f is even: a FUTEX_WAIT expecting
-     * (int)(w|1) that starts after the store fails at once, one that started before is woken.
-     *
-     * @return {@code true} if the reader was awake; {@code false} if it slept (it is being woken)
-     * @throws IllegalStateException if c holds neither (another process wrote it)
+     * A position with a volatile load: the look after an arm (the Dekker load). Acquire pairs with
+     * the owner's volatile store: the ring's bytes written before it are visible.
      */
-    static boolean flush(ByteBuffer shared, long cWord, long w, long f) {
-        long seen = (long) LONG.compareAndExchangeRelease(shared, C_AT, w, f);
-        if (seen == w) {
-            return true;
+    static long positionAfterArm(ByteBuffer shared, int at) {
+        return (long) LONG.getVolatile(shared, at);
+    }
+
+    /**
+     * Publishes a position (the flush's c, the reader's head) with a volatile store: its release
+     * half orders the ring's bytes (writer) or the reads of them (reader) before it; its full
+     * fence orders it before the following load of the peer's sleep counter (the Dekker store).
+     */
+    static void publish(ByteBuffer shared, int at, long position) {
+        LONG.setVolatile(shared, at, position);
+    }
+
+    /** One side's sleep: its counter (odd while armed) and the futex word it waits on. */
+    static final class Sleep {
+        private final ByteBuffer shared;
+        private final int sleepAt;
+        private final int wakeAt;
+        /** This side's last stored counter (read from the file at open: a restart continues it). */
+        private long count;
+        private int seq;
+        private boolean armed;
+
+        Sleep(ByteBuffer shared, int sleepAt, int wakeAt) {
+            this.shared = shared;
+            this.sleepAt = sleepAt;
+            this.wakeAt = wakeAt;
+            this.count = (long) LONG.getVolatile(shared, sleepAt);
         }
-        if (seen != (w | ASLEEP)) {
-            throw corruptC(seen, w);
+
+        /**
+         * Announces "(going) asleep" unless still armed with no wake since: {@code seq = wake}
+         * first, then a volatile store of a new odd counter. The caller then looks at the
+         * position with {@link #positionAfterArm} and sleeps on {@link #seq()} if nothing moved.
+         */
+        void arm() {
+            int now = (int) INT.getVolatile(shared, wakeAt);
+            if (armed && now == seq) {
+                return; // no wake-up since this arm: its store stands, a pending wake changes the word
+            }
+            seq = now;
+            count = (count + 2) | 1;
+            LONG.setVolatile(shared, sleepAt, count);
+            armed = true;
         }
-        LONG.setRelease(shared, C_AT, f);
-        Futex.wake(cWord, 1);
-        return false;
-    }
 
-    static IllegalStateException corruptC(long seen, long w) {
-        return new IllegalStateException("c is " + seen + ", the writer flushed up to " + w);
-    }
-
-    /** Reader: c, with acquire (pairs with the flush's release CAS or store). */
-    static long c(ByteBuffer shared) {
-        return (long) LONG.getAcquire(shared, C_AT);
-    }
-
-    /**
-     * Reader, nothing past {@code front}: "nothing new" and "asleep" in one acquire CAS, so a
-     * racing flush either lands first (we see its end) or finds the bit (and wakes us).
-     *
-     * @return c as it was: {@code front} (now {@code front|1}: asleep) or a later flush's end
-     */
-    static long sleep(ByteBuffer shared, long front) {
-        return (long) LONG.compareAndExchangeAcquire(shared, C_AT, front, front | ASLEEP);
-    }
-
-    /**
-     * Reader: publishes head, once per read call that consumed something. A volatile getAndSet:
-     * its release orders our reads of the records before it (the writer's acquire of head may
-     * then reuse their bytes); as a read-modify-write it is totally ordered with the writer's CAS
-     * that raises WRITER_WAITING on this word: either that CAS came first and we see the bit (and
-     * wake the writer), or it comes after and fails on our new head. The new head is even, so a
-     * FUTEX_WAIT expecting (int)(seen|1) cannot sleep through it.
-     *
-     * @return {@code true} if a writer was waiting (it is being woken)
-     */
-    static boolean publishHead(ByteBuffer shared, long headWord, long head) {
-        long before = (long) LONG.getAndSet(shared, HEAD_AT, head);
-        if ((before & ASLEEP) != 0) {
-            Futex.wake(headWord, 1);
-            return true;
+        /** Announces "awake" (an even counter) if armed: the peer stops waking us. */
+        void disarm() {
+            if (armed) {
+                armed = false;
+                count++;
+                LONG.setVolatile(shared, sleepAt, count);
+            }
         }
-        return false;
+
+        boolean isArmed() {
+            return armed;
+        }
+
+        /** The wake word's value read by the last arm: sleep while the word holds it. */
+        int seq() {
+            return seq;
+        }
     }
 
-    /** Writer: head, with acquire (pairs with the reader's getAndSet). */
-    static long head(ByteBuffer shared) {
-        return (long) LONG.getAcquire(shared, HEAD_AT);
-    }
+    /** One side's waking of its peer: the peer's sleep counter, and the futex word this side bumps. */
+    static final class Wake {
+        private final ByteBuffer shared;
+        private final int peerSleepAt;
+        private final int wakeAt;
+        private final long wakeAddress;
+        /** The last odd counter this side woke (only the side's operating thread uses it). */
+        private long lastWoken = -1;
 
-    /**
-     * Writer without room at {@code seen}: raises WRITER_WAITING with a volatile CAS that expects
-     * exactly the head it judged by (see {@link #publishHead}).
-     *
-     * @return {@code true} if raised: sleep on (int)(seen|1); {@code false} if head moved: look again
-     */
-    static boolean raiseWaiting(ByteBuffer shared, long seen) {
-        return (long) LONG.compareAndExchange(shared, HEAD_AT, seen, seen | ASLEEP) == seen;
-    }
+        Wake(ByteBuffer shared, int peerSleepAt, int wakeAt, long wakeAddress) {
+            this.shared = shared;
+            this.peerSleepAt = peerSleepAt;
+            this.wakeAt = wakeAt;
+            this.wakeAddress = wakeAddress;
+        }
 
-    /** Writer: lowers the bit it raised, if the reader has not (a wait that timed out). */
-    static void lowerWaiting(ByteBuffer shared, long seen) {
-        LONG.compareAndSet(shared, HEAD_AT, seen | ASLEEP, seen & ~ASLEEP);
+        /**
+         * After this side's {@link #publish}: wakes the peer if its counter is odd and not woken
+         * yet (the Dekker load: volatile, after the volatile store).
+         *
+         * @return {@code true} if the peer was awake (nothing done); {@code false} if it was woken
+         */
+        boolean ifAsleep() {
+            long sleep = (long) LONG.getVolatile(shared, peerSleepAt);
+            if ((sleep & 1) == 0 || sleep == lastWoken) {
+                return true;
+            }
+            lastWoken = sleep;
+            always();
+            return false;
+        }
+
+        /** Bumps the word and wakes whoever sleeps on it (a flush, or this side's close). */
+        void always() {
+            bump();
+            Futex.wake(wakeAddress, Integer.MAX_VALUE);
+        }
+
+        /**
+         * Only this side's process writes the word, but two of its threads may (a flush and a
+         * close from another thread): the lock makes each bump a new value, never a lost one.
+         */
+        private synchronized void bump() {
+            INT.setVolatile(shared, wakeAt, (int) INT.getVolatile(shared, wakeAt) + 1);
+        }
     }
 }

@@ -8,6 +8,11 @@ import static org.ysuite.SharedPipeFile.CLOSED;
 import static org.ysuite.SharedPipeFile.HEADER_SIZE;
 import static org.ysuite.SharedPipeFile.HEAD_AT;
 import static org.ysuite.SharedPipeFile.INT;
+import static org.ysuite.SharedPipeFile.OPEN;
+import static org.ysuite.SharedPipeFile.READER_SLEEP_AT;
+import static org.ysuite.SharedPipeFile.READER_WAKE_AT;
+import static org.ysuite.SharedPipeFile.WRITER_SLEEP_AT;
+import static org.ysuite.SharedPipeFile.WRITER_WAKE_AT;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -34,34 +39,46 @@ import org.ysuite.internal.SideGuard;
  * end). The file's size is exactly header + capacity. Native byte order (the file is for
  * processes on one machine).
  * <pre>
- *  offset  size
- *     0      8   magic "YSPIPE01" (written last when the file is created)
- *     8      4   layout version (1)
- *    12      4   header size (4096)
- *    16      4   ring capacity: a power of two, {@value #MIN_CAPACITY_BYTES} .. {@value #MAX_CAPACITY_BYTES}
- *    64     16   writer: state (0 FREE, 1 OPEN, 2 CLOSED), pid, JVM start time (epoch ms)
- *    96     16   reader: the same
- *   128      8   c:    the end of the last flush; bit 0 = READER_ASLEEP
- *   256      8   head: how far the reader has consumed; bit 0 = WRITER_WAITING
- *  4096   capacity   the ring
+ *  offset  size  written by
+ *     0      8           magic "YSPIPE01" (written last when the file is created)
+ *     8      4           layout version (2)
+ *    12      4           header size (4096)
+ *    16      4           ring capacity: a power of two, {@value #MIN_CAPACITY_BYTES} .. {@value #MAX_CAPACITY_BYTES}
+ *    64     16   writer  writer: state (0 FREE, 1 OPEN, 2 CLOSED), pid, JVM start time (epoch ms)
+ *    96     16   reader  reader: the same
+ *   128      8   writer  c: the end of the last flush
+ *   256      8   reader  head: how far the reader has consumed
+ *   384      8   reader  readerSleep: a counter, odd while the reader is (going) asleep
+ *   392      4   reader  writerWake: the futex word a writer waiting for space sleeps on
+ *   512      8   writer  writerSleep: a counter, odd while the writer waits for space
+ *   520      4   writer  readerWake: the futex word the reader sleeps on
+ *  4096   capacity       the ring
  * </pre>
- * Positions count bytes from the pipe's creation and never wrap; they are multiples of 8, so bit
- * 0 of each shared word is free for its sleeper's flag, and the word always carries a position:
- * a restarted writer resumes at {@code c}, a restarted reader at {@code head}.
+ * Positions count bytes from the pipe's creation, never wrap and are multiples of 8: a restarted
+ * writer resumes at {@code c}, a restarted reader at {@code head}.
  *
  * <h2>Protocol</h2>
+ * Each shared word has one writer, and every access to the file is a plain, acquire or volatile
+ * load or a volatile store — no compare-and-set: a read-modify-write on a page of a truncated
+ * file crashes the JVM, a load or store there does not (see below).
  * <ul>
+ *   <li>Writer's {@link #flush()}: volatile store of {@code c}, then a volatile load of
+ *       {@code readerSleep}; if it is odd and not woken yet, bump {@code readerWake} and
+ *       {@code FUTEX_WAKE} it.</li>
  *   <li>Reader, nothing prefetched: spins on acquire loads of {@code c} as its {@link WaitPolicy}
- *       allows, then {@code CAS(c, front, front|1)} and sleeps ({@code FUTEX_WAIT}) on the low 32
- *       bits of {@code c} expecting {@code (int)(front|1)}.</li>
- *   <li>Writer's {@link #flush()}: {@code CAS(c, w, f)} (release); if it fails, {@code c} is
- *       {@code w|1}: the reader sleeps; store {@code f} (release) and {@code FUTEX_WAKE}. The
- *       kernel compares the word and queues the sleeper in one step, and {@code f} is even, so
- *       no wake-up is lost.</li>
- *   <li>Reader, after each read call that consumed something: {@code getAndSet(head, front)}; if
- *       the old value had bit 0, {@code FUTEX_WAKE} the writer. Writer without room:
- *       {@code CAS(head, seen, seen|1)}, then {@code FUTEX_WAIT} expecting {@code (int)(seen|1)}.</li>
+ *       allows, then reads {@code readerWake}, stores a new odd {@code readerSleep} (volatile),
+ *       loads {@code c} again (volatile) and, if nothing moved and the writer is not closed,
+ *       sleeps in {@code FUTEX_WAIT} on {@code readerWake} expecting the value it read.</li>
+ *   <li>The other way the same: the reader publishes {@code head} (volatile store) once per
+ *       read call that consumed something and then looks at {@code writerSleep}; a writer
+ *       without room arms {@code writerSleep} and sleeps on {@code writerWake}.</li>
+ *   <li>A side's {@link #close()} stores CLOSED in its state, then bumps the word its peer
+ *       sleeps on and wakes it.</li>
  * </ul>
+ * Volatile accesses are sequentially consistent, so of "store c, load readerSleep" and "store
+ * readerSleep, load c" one sees the other's store, and a word is always bumped before its
+ * {@code FUTEX_WAKE}: no wake-up is lost (the argument in full is in the source of
+ * {@code SharedWords}).
  *
  * <h2>Peers</h2>
  * Each side holds an open-file-description lock on a byte of the file while it is open; the
@@ -76,15 +93,18 @@ import org.ysuite.internal.SideGuard;
  * process holds throws {@link PipeSideTakenException}.
  *
  * <h2>What the file can and cannot guard against</h2>
- * Opening checks the magic, version, header size, capacity, the file's size and the shared
- * positions, each failure an {@link IOException} naming it. While the file is mapped, every
- * length and position read from it is bounds-checked before it is used, so another process that
- * scribbles over the file can only cause an {@link IllegalStateException} naming the corruption
- * (or wrong message contents), never an access outside the mapping. A process that
- * <em>truncates</em> the file while it is mapped makes later accesses to the lost pages raise
- * {@code SIGBUS}; HotSpot turns that into an {@link InternalError} for buffer accesses where it
- * can, but this class cannot prevent it: keep the file where only the two processes can write it
- * (it is created with permissions 0600).
+ * Opening checks the magic, version, header size, capacity, the file's size, the shared
+ * positions and both sides' states, each failure an {@link IOException} naming it. While the file
+ * is mapped, every length, position and state read from it is checked before it is used (each
+ * record header is read once), so another process that scribbles over the file can only cause an
+ * {@link IllegalStateException} naming the corruption (or wrong message contents), never an
+ * access outside the mapping; a side state other than FREE, OPEN or CLOSED is such a corruption.
+ * A process that <em>truncates</em> the file while it is mapped makes accesses to the lost pages
+ * fault: the operation that meets the fault throws {@link IllegalStateException} saying the file
+ * was truncated, and the JVM and every other pipe go on; {@link #close()} does not throw it. When
+ * the faulting access ran in compiled code, the JVM reports the fault a little later than the
+ * access, so one read may first return bytes of a lost page (zeros). Keep the file where only the
+ * two processes can write it (it is created with permissions 0600).
  *
  * <h2>Threads</h2>
  * Exactly one thread at a time uses a pipe instance; {@link #close()} may come from any thread
@@ -101,10 +121,6 @@ public final class SharedYPipe implements AutoCloseable {
     /** Largest ring capacity in bytes. */
     public static final int MAX_CAPACITY_BYTES = OffHeapRing.MAX_CAPACITY;
 
-    /** Bit 0 of c: the reader is (going) asleep. */
-    static final long READER_ASLEEP = 1L;
-    /** Bit 0 of head: the writer is (going) asleep until head moves. */
-    static final long WRITER_WAITING = 1L;
     /**
      * A check is a wake-up; each costs 70-300 µs of CPU on a small virtual machine, so 100 ms
      * would keep an idle reader at 0.3 % of a core, 1 s keeps it at 0.03 %.
@@ -112,8 +128,6 @@ public final class SharedYPipe implements AutoCloseable {
     private static final long DEFAULT_PEER_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long MIN_PARK_NANOS = 50_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
-    /** Offset of a word's low 32 bits (the futex word) from the word. */
-    private static final int LOW_HALF = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 0 : 4;
 
     private static final VarHandle SIDE;
     private static final VarHandle PINS;
@@ -140,8 +154,12 @@ public final class SharedYPipe implements AutoCloseable {
     private final ByteBuffer ring;
     private final ByteBuffer writerView;
     private final ByteBuffer readerView;
-    private final long cWord;
-    private final long headWord;
+    /** The futex words: the one the reader sleeps on, the one a waiting writer sleeps on. */
+    private final long readerWakeWord;
+    private final long writerWakeWord;
+    /** This side's sleep, and its waking of the peer. */
+    private final SharedWords.Sleep sleep;
+    private final SharedWords.Wake wake;
     private final WaitPolicy readerPolicy;
     private final WaitPolicy writerPolicy;
     private final long peerCheckNanos;
@@ -160,6 +178,8 @@ public final class SharedYPipe implements AutoCloseable {
     /** Reader: next record to read; end of what it has prefetched. */
     private long front;
     private long r;
+    /** Reader: the header of the record at front, read once from the file and checked. */
+    private int frontHeader;
 
     /** This side's {@link SideGuard} word (no payload). */
     private volatile long side;
@@ -167,6 +187,8 @@ public final class SharedYPipe implements AutoCloseable {
     private volatile int pins;
     private final AtomicBoolean closeStarted = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
+    /** The side's last act (final flush, CLOSED, the peer's wake-up) has been done. */
+    private final AtomicBoolean finished = new AtomicBoolean();
     /** The thread sleeping in this side's wait, for close() to unpark a virtual one. */
     private volatile Thread sleeper;
 
@@ -182,13 +204,20 @@ public final class SharedYPipe implements AutoCloseable {
         this.writerView = ring.duplicate().order(ByteOrder.nativeOrder());
         this.readerView = ring.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
         long base = Futex.address(shared);
-        this.cWord = base + C_AT + LOW_HALF;
-        this.headWord = base + HEAD_AT + LOW_HALF;
+        this.readerWakeWord = base + READER_WAKE_AT;
+        this.writerWakeWord = base + WRITER_WAKE_AT;
+        if (writer) {
+            this.sleep = new SharedWords.Sleep(shared, WRITER_SLEEP_AT, WRITER_WAKE_AT);
+            this.wake = new SharedWords.Wake(shared, READER_SLEEP_AT, READER_WAKE_AT, readerWakeWord);
+        } else {
+            this.sleep = new SharedWords.Sleep(shared, READER_SLEEP_AT, READER_WAKE_AT);
+            this.wake = new SharedWords.Wake(shared, WRITER_SLEEP_AT, WRITER_WAKE_AT, writerWakeWord);
+        }
         this.readerPolicy = b.readerPolicy;
         this.writerPolicy = b.writerPolicy;
         this.peerCheckNanos = b.peerCheckNanos;
-        long c = SharedWords.c(shared) & ~READER_ASLEEP;
-        long head = SharedWords.head(shared) & ~WRITER_WAITING;
+        long c = SharedWords.positionAfterArm(shared, C_AT); // checked at open
+        long head = SharedWords.positionAfterArm(shared, HEAD_AT);
         w = f = tail = c; // a restarted writer resumes after the last flush
         headCache = head;
         front = r = head; // a restarted reader resumes at the last published head
@@ -496,6 +525,8 @@ public final class SharedYPipe implements AutoCloseable {
         try {
             ring.put(index(start) + HEADER_BYTES, src, offset, length);
             append(start, length, incomplete);
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             exit();
         }
@@ -526,6 +557,8 @@ public final class SharedYPipe implements AutoCloseable {
             ring.put(index(start) + HEADER_BYTES, src, src.position(), length);
             src.position(src.position() + length);
             append(start, length, incomplete);
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             exit();
         }
@@ -570,7 +603,8 @@ public final class SharedYPipe implements AutoCloseable {
 
     /**
      * Completes the open claim: the message is visible at the next flush. If the pipe was closed
-     * while the claim was open, the claim is discarded and {@link IllegalStateException} thrown.
+     * while the claim was open, the claimed message is discarded (the complete messages written
+     * before it are flushed, as by {@link #close()}) and {@link IllegalStateException} thrown.
      *
      * @param incomplete {@code true} if more parts of the same message follow
      * @throws IllegalStateException if this is the reader, no claim is open, or the pipe was
@@ -586,11 +620,16 @@ public final class SharedYPipe implements AutoCloseable {
         claimStart = -1;
         claimThread = null;
         if (((long) SIDE.getOpaque(this) & SideGuard.CLOSING) != 0) {
-            exit();
+            exit(); // finishes the close: flushes the messages before the claim
             throw new IllegalStateException("pipe is closed: the claimed message is discarded");
         }
-        append(start, claimLength, incomplete);
-        exit();
+        try {
+            append(start, claimLength, incomplete);
+        } catch (InternalError e) {
+            throw fault(e);
+        } finally {
+            exit();
+        }
     }
 
     /**
@@ -627,6 +666,8 @@ public final class SharedYPipe implements AutoCloseable {
             }
             f = end;
             return true;
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             exit();
         }
@@ -639,12 +680,16 @@ public final class SharedYPipe implements AutoCloseable {
      * @return {@code true} if the reader was awake (or nothing needed flushing); {@code false} if
      *     it was asleep and this call has woken it (nothing is left for the caller to do)
      * @throws IllegalStateException if this is the reader, the pipe is closed, another thread is
-     *     writing, or the file's {@code c} was corrupted by another process
+     *     writing, or the file was truncated
      */
     public boolean flush() {
         requireSide(true);
         if (claimStart >= 0 && claimThread == Thread.currentThread()) {
-            return flushPositions(); // inside our own claim: the side is entered already
+            try {
+                return flushPositions(); // inside our own claim: the side is entered already
+            } catch (InternalError | Futex.FaultException e) {
+                throw fault(e);
+            }
         }
         if (w == f) { // nothing new: the positions are this thread's, the mapping is not touched
             checkOpen();
@@ -653,6 +698,8 @@ public final class SharedYPipe implements AutoCloseable {
         enter(true);
         try {
             return flushPositions();
+        } catch (InternalError | Futex.FaultException e) {
+            throw fault(e);
         } finally {
             exit();
         }
@@ -713,6 +760,8 @@ public final class SharedYPipe implements AutoCloseable {
         long from = front;
         try {
             return nextMessage();
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             leaveReader(from);
         }
@@ -736,9 +785,13 @@ public final class SharedYPipe implements AutoCloseable {
             if (!nextMessage()) {
                 return -1;
             }
-            int length = RecordDescriptor.copyPayload(ring, index(front), headerAt(front), dst);
+            // frontHeader: read once and checked by nextMessage (another process may change the
+            // file's copy meanwhile; what we copy and how far we advance follow the checked one)
+            int length = RecordDescriptor.copyPayload(ring, index(front), frontHeader, dst);
             front += recordSize(length);
             return length;
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             leaveReader(from);
         }
@@ -765,8 +818,7 @@ public final class SharedYPipe implements AutoCloseable {
                 return 0;
             }
             int n = 0;
-            while (front != r) {
-                int header = headerAt(front);
+            for (int header = frontHeader; ; header = headerAt(front)) { // each header read once
                 long next = recordEnd(front, header, r);
                 if (header != PADDING) {
                     try {
@@ -782,8 +834,13 @@ public final class SharedYPipe implements AutoCloseable {
                 } else {
                     front = next;
                 }
+                if (front == r) {
+                    break;
+                }
             }
             return n;
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             leaveReader(from);
         }
@@ -833,8 +890,9 @@ public final class SharedYPipe implements AutoCloseable {
     public boolean isEndOfStream() {
         enter(false);
         try {
-            return front == r && file.peerState() == CLOSED
-                    && (SharedWords.c(shared) & ~READER_ASLEEP) == front;
+            return front == r && peerState() == CLOSED && SharedWords.positionAfterArm(shared, C_AT) == front;
+        } catch (InternalError e) {
+            throw fault(e);
         } finally {
             exit();
         }
@@ -893,9 +951,15 @@ public final class SharedYPipe implements AutoCloseable {
      * Closes this side: a writer flushes its complete messages (incomplete parts are dropped),
      * marks its side closed and wakes the reader; a reader marks its side closed and wakes a
      * waiting writer. A wait of this instance in another thread ends with
-     * {@link IllegalStateException}. The file is unmapped and the lock's descriptor closed as
-     * soon as no operation is inside (at once if none is). The file stays. Idempotent. (A pipe
-     * that is never closed gives its side back when it is garbage-collected, without the clean
+     * {@link IllegalStateException}. If an operation of this instance is running in another
+     * thread (a {@code write}, or a claim opened there and not committed yet), that thread does
+     * the flush, the mark and the wake-up on its way out, so every message whose write returned
+     * before the close is delivered; the message of a claim still open is discarded (its
+     * {@link #commit(boolean)} throws). A close from the thread that holds an open claim
+     * discards the claim at once and flushes what was written before it. The file is unmapped
+     * and the lock's descriptor closed as soon as no operation is inside (at once if none is).
+     * The file stays. Idempotent; never throws, even when the file was truncated. (A pipe that
+     * is never closed gives its side back when it is garbage-collected, without the clean
      * close's flush and mark: its peer sees it as dead.)
      */
     @Override
@@ -908,35 +972,70 @@ public final class SharedYPipe implements AutoCloseable {
         // close and an exiting operation comes last sees both, and unmaps).
         PINS.getAndAdd(this, 1);
         try {
-            if (tryEnter()) {
-                try {
-                    if (writer) {
-                        tail = f; // incomplete parts are never flushed
-                        if (claimStart < 0) {
-                            flushQuietly();
-                        }
-                    }
-                } finally {
-                    exit();
-                }
+            boolean inside;
+            if (claimStart >= 0 && claimThread == Thread.currentThread()) {
+                claimStart = -1; // our own open claim: the side is entered by this thread; drop it
+                claimThread = null;
+                inside = true;
+            } else {
+                inside = tryEnter();
             }
-            SideGuard.close(SIDE, this);
-            file.markClosed(); // release: after the last flush
-            // Wake the peer's sleeper and ours (a wait of this instance in another thread).
-            Futex.wake(cWord, Integer.MAX_VALUE);
-            Futex.wake(headWord, Integer.MAX_VALUE);
+            SideGuard.close(SIDE, this); // BUSY: now BUSY|CLOSING; the exit below (or the op's) finishes
+            if (inside) {
+                exit();
+            } else if (((long) SIDE.getVolatile(this) & SideGuard.BUSY) == 0) {
+                // The operation that kept us out has left (our close moved IDLE to CLOSED, or its
+                // exit saw CLOSING and finished): finish here if it did not. Its release exit
+                // happened before our volatile read of CLOSED: its positions are visible.
+                finishOnce();
+            }
             // A wait of this instance that read side before our close may enter FUTEX_WAIT after
-            // the wakes above (see sleep): wake its word until it has left, for at most a slice.
-            long ownWord = writer ? headWord : cWord;
+            // our wake-up (see sleep): wake its word until it has left, for at most a slice.
+            long ownWord = writer ? writerWakeWord : readerWakeWord;
             long giveUp = System.nanoTime() + peerCheckNanos;
             for (Thread s = sleeper; s != null && System.nanoTime() - giveUp < 0; s = sleeper) {
                 LockSupport.unpark(s); // a virtual sleeper parks in slices
-                Futex.wake(ownWord, Integer.MAX_VALUE);
+                try {
+                    Futex.wake(ownWord, Integer.MAX_VALUE);
+                } catch (RuntimeException e) {
+                    // a truncated file: the sleeper times out at its next slice
+                }
                 LockSupport.parkNanos(MIN_PARK_NANOS);
             }
         } finally {
             PINS.getAndAdd(this, -1);
             tryRelease();
+        }
+    }
+
+    /**
+     * The side's last act, once, by whoever is last inside the mapping (close, or the operation
+     * close found running): the writer flushes its complete messages; then CLOSED (a release
+     * store after the flush: a reader that sees CLOSED sees the last c), then the peer's wake
+     * word is bumped and woken, so a peer on its way into FUTEX_WAIT either sees CLOSED first or
+     * finds its word changed. Faults (a truncated file) are swallowed: close never throws.
+     */
+    private void finishOnce() {
+        if (!finished.compareAndSet(false, true)) {
+            return;
+        }
+        if (writer) {
+            try {
+                tail = f; // incomplete parts are never flushed
+                flushPositions();
+            } catch (RuntimeException | InternalError e) {
+                // a corrupt or truncated file: closing goes on
+            }
+        }
+        try {
+            file.markClosed();
+        } catch (RuntimeException | InternalError e) {
+            // truncated: the peer learns it from its own faults
+        }
+        try {
+            wake.always();
+        } catch (RuntimeException | InternalError e) {
+            // truncated (EFAULT): the peer's next peer check ends its sleep
         }
     }
 
@@ -1000,9 +1099,8 @@ public final class SharedYPipe implements AutoCloseable {
         return size <= toEnd ? size : (long) toEnd + size;
     }
 
-    /** Writer: head from the word, checked against what the writer has written. */
-    private long checkedHead(long word) {
-        long head = word & ~WRITER_WAITING;
+    /** Writer: head, checked against what the writer has written. */
+    private long checkedHead(long head) {
         if (head < 0 || head > w || tail - head > capacity || (head & 7) != 0) {
             throw corrupt("head " + head + " with the writer at " + w + " in a ring of " + capacity);
         }
@@ -1015,9 +1113,9 @@ public final class SharedYPipe implements AutoCloseable {
         if (need <= headCache) {
             return true;
         }
-        // Acquire: pairs with the reader's getAndSet of head, so the reader's reads of the bytes
-        // before head happen-before our overwriting them.
-        headCache = checkedHead(SharedWords.head(shared));
+        // Acquire: pairs with the reader's volatile store of head, so the reader's reads of the
+        // bytes before head happen-before our overwriting them.
+        headCache = checkedHead(SharedWords.position(shared, HEAD_AT));
         return need <= headCache;
     }
 
@@ -1026,17 +1124,22 @@ public final class SharedYPipe implements AutoCloseable {
         requireSide(true);
         checkLength(length);
         enter(true);
-        if (!hasRoom(length)) {
+        try {
+            if (!hasRoom(length)) {
+                exit();
+                return -1;
+            }
+            long start = tail;
+            int toEnd = capacity - index(start);
+            if (recordSize(length) > toEnd) {
+                INT.set(ring, index(start), PADDING); // plain: the flush's volatile store publishes it
+                start += toEnd;
+            }
+            return start;
+        } catch (InternalError e) {
             exit();
-            return -1;
+            throw fault(e);
         }
-        long start = tail;
-        int toEnd = capacity - index(start);
-        if (recordSize(length) > toEnd) {
-            INT.set(ring, index(start), PADDING); // plain: the flush's release CAS publishes it
-            start += toEnd;
-        }
-        return start;
     }
 
     private void append(long start, int length, boolean incomplete) {
@@ -1047,48 +1150,40 @@ public final class SharedYPipe implements AutoCloseable {
         }
     }
 
-    /** Writer, inside its side: publishes [w, f) (see {@link SharedWords#flush}). */
+    /**
+     * Writer, inside its side: publishes [w, f). The ring's bytes were written with plain stores;
+     * the volatile store of c orders them before it (the reader's acquire load that sees c sees
+     * them) and is followed by a full fence, so the load of readerSleep cannot pass it (Dekker
+     * with the reader's arm, see {@link SharedWords}).
+     */
     private boolean flushPositions() {
         if (w == f) {
             return true;
         }
-        boolean awake;
-        try {
-            awake = SharedWords.flush(shared, cWord, w, f);
-        } catch (IllegalStateException e) {
-            throw corrupt(e.getMessage());
-        }
+        SharedWords.publish(shared, C_AT, f);
         w = f;
-        return awake;
-    }
-
-    private void flushQuietly() {
-        try {
-            flushPositions();
-        } catch (RuntimeException e) {
-            // a corrupt file: closing goes on
-        }
+        return wake.ifAsleep();
     }
 
     /**
      * Reader: true if [front, r) is not empty, prefetching everything flushed if it is. When
-     * nothing new was flushed the reader spins on acquire loads of c (only the reader sets the
-     * asleep bit, so while it spins every flush's CAS succeeds and signals nothing), then
-     * CAS(c, front, front|1): "nothing past front" and "asleep" in one step, so a flush racing
-     * it either lands first (the CAS fails and we see its end) or finds the bit and wakes us.
+     * nothing new was flushed the reader spins on acquire loads of c, then arms its sleep
+     * (readerWake read, then a new odd readerSleep stored) and looks at c once more with a
+     * volatile load: a flush racing it either lands before that look (we see its end) or sees
+     * the odd counter (and wakes us). False: armed, nothing new.
      */
     private boolean checkReadPositions() {
         if (front != r) {
             return true;
         }
-        long seen = SharedWords.c(shared);
-        if ((seen & ~READER_ASLEEP) == front) {
+        long seen = SharedWords.position(shared, C_AT);
+        if (seen == front) {
             WaitPolicy policy = readerPolicy;
-            int limit = (seen & READER_ASLEEP) != 0 ? 0 : policy.spins();
+            int limit = sleep.isArmed() ? 0 : policy.spins();
             int round = 1;
             for (; round <= limit; round++) {
                 Thread.onSpinWait();
-                seen = SharedWords.c(shared);
+                seen = SharedWords.position(shared, C_AT);
                 if (seen != front) {
                     policy.spun(round);
                     break;
@@ -1098,28 +1193,31 @@ public final class SharedYPipe implements AutoCloseable {
                 if (limit > 0) {
                     policy.parked();
                 }
+                sleep.arm();
+                seen = SharedWords.positionAfterArm(shared, C_AT);
                 if (seen == front) {
-                    seen = SharedWords.sleep(shared, front);
-                }
-                if ((seen & ~READER_ASLEEP) == front) {
-                    return false; // asleep: c is front|1
+                    return false; // armed: the writer's next flush wakes us
                 }
             }
         }
-        long end = seen & ~READER_ASLEEP;
-        if (end < front || end - front > capacity || (end & 7) != 0) {
+        sleep.disarm(); // awake: the writer need not wake us (nothing if not armed)
+        if (seen < front || seen - front > capacity || (seen & 7) != 0) {
             throw corrupt("c is " + seen + " with the reader at " + front);
         }
-        r = end;
+        r = seen;
         return true;
     }
 
-    /** Reader: skips padding; true if a message is at front, false if the reader is asleep. */
+    /**
+     * Reader: skips padding; true if a message is at front (its header, read once and checked,
+     * in frontHeader), false if the reader is armed to sleep.
+     */
     private boolean nextMessage() {
         while (checkReadPositions()) {
             int header = headerAt(front);
             long end = recordEnd(front, header, r); // checks it before anyone uses its length
             if (header != PADDING) {
+                frontHeader = header;
                 return true;
             }
             front = end;
@@ -1127,15 +1225,36 @@ public final class SharedYPipe implements AutoCloseable {
         return false;
     }
 
-    /** Reader: leaves its side, first publishing head if this call consumed anything. */
+    /**
+     * Reader: leaves its side, first publishing head if this call consumed anything: a volatile
+     * store (its release orders our reads of the records before it; the writer's acquire of head
+     * may then reuse their bytes), then the look at writerSleep (Dekker with the writer's arm).
+     */
     private void leaveReader(long from) {
         try {
             if (front != from) {
-                SharedWords.publishHead(shared, headWord, front);
+                SharedWords.publish(shared, HEAD_AT, front);
+                wake.ifAsleep();
             }
+        } catch (InternalError | Futex.FaultException e) {
+            throw fault(e);
         } finally {
             exit();
         }
+    }
+
+    /**
+     * The peer's side state, checked: FREE, OPEN or CLOSED; anything else was written by someone
+     * other than the two sides (this pipe's code writes only those), and is reported as the
+     * file's corruption, never taken for a live peer.
+     */
+    private int peerState() {
+        int state = file.peerState();
+        if (!SharedPipeFile.isKnownState(state)) {
+            throw corrupt("the " + SharedPipeFile.sideName(!writer) + "'s side state is " + state
+                    + " (expected 0 FREE, 1 OPEN or 2 CLOSED)");
+        }
+        return state;
     }
 
     /** Writer: waits for room; {@code timeoutNanos < 0}: no limit. */
@@ -1171,38 +1290,41 @@ public final class SharedYPipe implements AutoCloseable {
             }
             writerPolicy.parked();
             for (;;) {
-                long seen = SharedWords.head(shared);
-                headCache = checkedHead(seen);
+                // Arm (writerWake read, a new odd writerSleep stored), then head with a volatile
+                // load: the reader's volatile store of head either comes before it (room) or
+                // its following look sees our odd counter (and bumps writerWake).
+                sleep.arm();
+                headCache = checkedHead(SharedWords.positionAfterArm(shared, HEAD_AT));
                 if (hasRoom(length)) {
-                    return true; // a WAITING bit left up costs the reader one spare wake-up
+                    sleep.disarm();
+                    return true;
                 }
-                if ((seen & WRITER_WAITING) == 0) {
-                    if (!SharedWords.raiseWaiting(shared, seen)) {
-                        continue; // head moved: look again
-                    }
-                    seen |= WRITER_WAITING;
-                }
-                if (file.peerState() == CLOSED) {
+                // After the arm's read of writerWake: a reader's close is seen here, or bumps
+                // the word after we read it (FUTEX_WAIT then returns at once).
+                if (peerState() == CLOSED) {
+                    sleep.disarm();
                     throw new PeerGoneException(file.peerName() + " closed " + name + ": no space will come");
                 }
                 long slice = peerCheckNanos;
                 if (timeoutNanos > 0) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
-                        SharedWords.lowerWaiting(shared, seen);
+                        sleep.disarm();
                         return false;
                     }
                     slice = Math.min(slice, left);
                 }
-                boolean woken = sleep(headWord, HEAD_AT, (int) seen, slice);
+                boolean woken = sleep(writerWakeWord, WRITER_WAKE_AT, sleep.seq(), slice);
                 if (Thread.interrupted()) {
-                    SharedWords.lowerWaiting(shared, seen);
+                    sleep.disarm();
                     throw new InterruptedException();
                 }
-                if (!woken && !hasRoom(length) && file.peerDied()) {
+                if (!woken && !hasRoom(length) && peerState() == OPEN && file.peerDied()) {
                     throw new PeerGoneException(file.peerName() + " died: no space will come in " + name);
                 }
             }
+        } catch (InternalError | Futex.FaultException e) {
+            throw fault(e);
         } finally {
             exit();
         }
@@ -1222,8 +1344,10 @@ public final class SharedYPipe implements AutoCloseable {
                 if (nextMessage()) {
                     return true;
                 }
-                // Asleep: c is front|1. A writer's CLOSED (acquire) comes after its last flush.
-                if (file.peerState() == CLOSED) {
+                // Armed, nothing past front. The writer's CLOSED (acquire) comes after its last
+                // flush; read after the arm's read of readerWake, so a close we miss here bumps
+                // the word after that read and FUTEX_WAIT returns at once.
+                if (peerState() == CLOSED) {
                     return nextMessage();
                 }
                 long slice = peerCheckNanos;
@@ -1234,11 +1358,11 @@ public final class SharedYPipe implements AutoCloseable {
                     }
                     slice = Math.min(slice, left);
                 }
-                boolean woken = sleep(cWord, C_AT, (int) (front | READER_ASLEEP), slice);
+                boolean woken = sleep(readerWakeWord, READER_WAKE_AT, sleep.seq(), slice);
                 if (Thread.interrupted()) {
                     throw new InterruptedException();
                 }
-                if (!woken && file.peerDied()) {
+                if (!woken && peerState() == OPEN && file.peerDied()) {
                     if (nextMessage()) {
                         return true; // flushed before it died
                     }
@@ -1246,13 +1370,15 @@ public final class SharedYPipe implements AutoCloseable {
                             + name + " has been read");
                 }
             }
+        } catch (InternalError | Futex.FaultException e) {
+            throw fault(e);
         } finally {
             leaveReader(from);
         }
     }
 
     /**
-     * Sleeps while the low half of the word at {@code offset} holds {@code expected}, at most
+     * Sleeps while the futex word at {@code offset} holds {@code expected}, at most
      * {@code nanos}; false if the time ran out. A platform thread sleeps in FUTEX_WAIT; a virtual
      * thread parks in timed slices, looking at the word after each (a native wait would pin its
      * carrier). Then checks that the pipe was not closed meanwhile.
@@ -1264,7 +1390,7 @@ public final class SharedYPipe implements AutoCloseable {
             // Dekker with close(): we store sleeper, then read side; close stores CLOSING, then
             // reads sleeper (all volatile). Either we see the close here and do not sleep, or
             // close sees us and wakes our word until we have left (a FUTEX_WAKE that came before
-            // our FUTEX_WAIT finds nobody, and close's word change is not the word we wait on).
+            // our FUTEX_WAIT finds nobody, and our own close cannot bump the peer's word).
             if (SideGuard.isClosed(side)) {
                 woken = true;
             } else if (!WaitPolicy.isVirtual(Thread.currentThread())) {
@@ -1274,7 +1400,7 @@ public final class SharedYPipe implements AutoCloseable {
                 long end = System.nanoTime() + nanos;
                 long park = MIN_PARK_NANOS;
                 for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-                    if ((int) INT.getAcquire(shared, offset + LOW_HALF) != expected
+                    if ((int) INT.getAcquire(shared, offset) != expected
                             || isClosed() || Thread.currentThread().isInterrupted()) {
                         woken = true;
                         break;
@@ -1288,6 +1414,18 @@ public final class SharedYPipe implements AutoCloseable {
         }
         checkOpen(); // close() woke us: leave (the exit unmaps)
         return woken;
+    }
+
+    /**
+     * A fault on the mapping (an {@link InternalError} from a load or store on a lost page, or
+     * EFAULT from futex) as the documented exception; any other InternalError is rethrown.
+     */
+    private RuntimeException fault(Throwable e) {
+        if (e instanceof InternalError && !String.valueOf(e.getMessage()).contains("fault occurred")) {
+            throw (InternalError) e;
+        }
+        return new IllegalStateException("pipe file " + name + " was truncated under the mapping (a fault"
+                + " accessing it: another process shrank the file); this pipe cannot be used any more", e);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1315,9 +1453,26 @@ public final class SharedYPipe implements AutoCloseable {
         }
     }
 
+    /**
+     * Leaves the side. BUSY to IDLE is a release CAS from a word this thread has looked at: if
+     * close() set CLOSING meanwhile the CAS fails and we look again. Seeing CLOSING, we are still
+     * BUSY (the mapping is ours): we do the side's last act (flush, CLOSED, wake) before moving
+     * to CLOSED, so a close that came during an operation never drops what it had written.
+     */
     private void exit() {
-        if ((SideGuard.exit(SIDE, this, -1L, 0L) & SideGuard.CLOSING) != 0) {
-            tryRelease();
+        long seen = (long) SIDE.getOpaque(this);
+        for (;;) {
+            if ((seen & SideGuard.CLOSING) != 0) {
+                finishOnce();
+                SideGuard.exit(SIDE, this, -1L, 0L); // CLOSING is final: this moves to CLOSED
+                tryRelease();
+                return;
+            }
+            long witness = (long) SIDE.compareAndExchangeRelease(this, seen, seen & SideGuard.PAYLOAD);
+            if (witness == seen) {
+                return;
+            }
+            seen = witness;
         }
     }
 

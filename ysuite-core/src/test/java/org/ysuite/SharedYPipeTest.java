@@ -189,7 +189,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
             reader.start();
             assertTrue(started.await(10, TimeUnit.SECONDS));
-            awaitSleepBit(SharedPipeFile.C_AT, reader);
+            awaitSleepBit(SharedPipeFile.READER_SLEEP_AT, reader);
             assertTrue(out.write(new byte[5]));
             assertFalse(out.flush(), "the flush must find the reader asleep (and wake it)");
             reader.join(5_000);
@@ -214,7 +214,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             });
             reader.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((wordOfFile(SharedPipeFile.C_AT) & 1) == 0) {
+            while ((wordOfFile(SharedPipeFile.READER_SLEEP_AT) & 1) == 0) {
                 assertTrue(System.nanoTime() < deadline, "the virtual reader never went asleep");
                 Thread.yield();
             }
@@ -247,7 +247,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             }, "waiting-writer");
             writer.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
             writer.start();
-            awaitSleepBit(SharedPipeFile.HEAD_AT, writer);
+            awaitSleepBit(SharedPipeFile.WRITER_SLEEP_AT, writer);
             assertEquals(60, in.read(new byte[64]));
             writer.join(5_000);
             assertFalse(writer.isAlive(), "the writer slept through the reader's wake-up");
@@ -360,7 +360,11 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void aBadFileIsAClearException() throws Exception {
         badFile(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "wrong magic");
-        badFile(8, intBytes(2), "version 2");
+        badFile(8, intBytes(3), "version 3");
+        badFile(8, intBytes(1), "version 1"); // the layout with flag bits in c and head
+        badFile(SharedPipeFile.WRITER_AT, intBytes(3), "writer side state 3");
+        badFile(SharedPipeFile.READER_AT, intBytes(-1), "reader side state -1");
+        badFile(SharedPipeFile.READER_AT, intBytes(Integer.MAX_VALUE), "reader side state " + Integer.MAX_VALUE);
         badFile(12, intBytes(1234), "header size 1234");
         badFile(16, intBytes(3000), "capacity 3000");
         badFile(16, intBytes(2048), "file size 8192"); // a valid capacity that does not match the size
@@ -529,7 +533,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             }, "closed-reader");
             reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
             reader.start();
-            awaitSleepBit(SharedPipeFile.C_AT, reader);
+            awaitSleepBit(SharedPipeFile.READER_SLEEP_AT, reader);
             in.close();
             reader.join(5_000);
             assertFalse(reader.isAlive(), "close did not wake the waiting reader");
@@ -560,7 +564,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
                 reader.setDaemon(true);
                 reader.start();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while ((wordOfFile(SharedPipeFile.C_AT) & 1) == 0) {
+                while ((wordOfFile(SharedPipeFile.READER_SLEEP_AT) & 1) == 0) {
                     assertTrue(System.nanoTime() < deadline, "round " + round + ": the sleep bit never rose");
                     Thread.onSpinWait();
                 }

@@ -23,19 +23,21 @@ import org.ysuite.internal.Futex;
 
 /**
  * {@link SharedYPipe}'s shared-memory protocol: the steps of {@link SharedWords} (the very methods
- * the pipe calls) on the header words of a slot of a memory-mapped file, as two processes would
- * run them. In package {@code org.ysuite} because SharedWords is package-private (the races run
- * on the class path, where a split package is fine).
+ * the pipe calls: publish a position, look at the peer's sleep counter and wake it; arm a sleep
+ * and look at the position again) on the header words of a slot of a memory-mapped file, as two
+ * processes would run them. In package {@code org.ysuite} because SharedWords is package-private
+ * (the races run on the class path, where a split package is fine).
  *
- * <p>Each state takes a fresh 512-byte slot of one file mapped once per VM ({@code c} at 128,
- * {@code head} at 256, a "payload" long at 384 standing for the ring's bytes), zeroed: positions
- * 0, nobody asleep.
+ * <p>Each state takes a fresh 1024-byte slot of one file mapped once per VM, laid out as the
+ * pipe file's header ({@code c} at 128, {@code head} at 256, the sleep counters and wake words at
+ * 384/392 and 512/520, the writer's state at 64), plus a "payload" long at 768 standing for the
+ * ring's bytes; zeroed: positions 0, nobody asleep.
  */
 public final class SharedWordsRaces {
 
     /** Upper bound of a futex sleep in an actor: a wait that lasts it slept through its wake-up. */
     static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
-    static final int PAYLOAD_AT = 384;
+    static final int PAYLOAD_AT = 768;
     static final long PAYLOAD = 0x5EED_F00DL;
     /** The flushed end of the one 8-byte "record". */
     static final long F = 8;
@@ -45,8 +47,8 @@ public final class SharedWordsRaces {
 
     /** Slots of one mapped file, handed out round robin (far more than the states alive at once). */
     static final class Slots {
-        static final int SLOT = 512;
-        static final int COUNT = 1 << 15;
+        static final int SLOT = 1024;
+        static final int COUNT = 1 << 14;
         static final ByteBuffer MAP = map();
         static final AtomicInteger NEXT = new AtomicInteger();
 
@@ -76,31 +78,55 @@ public final class SharedWordsRaces {
         }
     }
 
-    /** A slot, the futex addresses of its words (their low halves: little-endian platforms). */
+    /** A slot, and both sides' sleeps and wakes over it, as the pipe builds them. */
     abstract static class Base {
         final ByteBuffer shared = Slots.next();
-        final long cWord = Futex.address(shared) + SharedPipeFile.C_AT;
-        final long headWord = Futex.address(shared) + SharedPipeFile.HEAD_AT;
+        final long base = Futex.address(shared);
+        final SharedWords.Sleep readerSleep =
+                new SharedWords.Sleep(shared, SharedPipeFile.READER_SLEEP_AT, SharedPipeFile.READER_WAKE_AT);
+        final SharedWords.Wake writerWakesReader = new SharedWords.Wake(shared, SharedPipeFile.READER_SLEEP_AT,
+                SharedPipeFile.READER_WAKE_AT, base + SharedPipeFile.READER_WAKE_AT);
+        final SharedWords.Sleep writerSleep =
+                new SharedWords.Sleep(shared, SharedPipeFile.WRITER_SLEEP_AT, SharedPipeFile.WRITER_WAKE_AT);
+        final SharedWords.Wake readerWakesWriter = new SharedWords.Wake(shared, SharedPipeFile.WRITER_SLEEP_AT,
+                SharedPipeFile.WRITER_WAKE_AT, base + SharedPipeFile.WRITER_WAKE_AT);
 
         /** The writer's record: a plain store, published by the flush. */
         void writeRecord() {
             shared.putLong(PAYLOAD_AT, PAYLOAD);
         }
 
-        /** 1 if the record's bytes are visible (read plainly after an acquire of c that saw F). */
+        /** 1 if the record's bytes are visible (read plainly after a load of c that saw F). */
         int recordVisible() {
             return shared.getLong(PAYLOAD_AT) == PAYLOAD ? 1 : 0;
+        }
+
+        /** The writer's flush of [0, F): c, then the look at the reader's sleep counter. */
+        boolean flush() {
+            SharedWords.publish(shared, SharedPipeFile.C_AT, F);
+            return writerWakesReader.ifAsleep();
+        }
+
+        /** The reader finding nothing at 0: arm, then c again; the end it saw. */
+        long readerLooksThenArms() {
+            long seen = SharedWords.position(shared, SharedPipeFile.C_AT);
+            if (seen == 0) {
+                readerSleep.arm();
+                seen = SharedWords.positionAfterArm(shared, SharedPipeFile.C_AT);
+            }
+            return seen;
         }
     }
 
     /**
-     * The writer's flush of one record racing the reader's check-read that finds nothing and
-     * goes to sleep (CAS of c to front|1). r1 = 1 if the flush found the reader awake, r2 = 1 if
-     * the reader saw the record (else it went asleep), r3 = 1 if it saw the record's bytes.
+     * The writer's flush of one record racing the reader that finds nothing and arms its sleep.
+     * r1 = 1 if the flush found the reader awake, r2 = 1 if the reader saw the record (else it
+     * would sleep), r3 = 1 if it saw the record's bytes.
      */
     @JCStressTest
     @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "the flush came first: the reader saw the record, no wake-up")
-    @Outcome(id = "0, 0, 0", expect = ACCEPTABLE, desc = "the reader slept first: the flush found the bit and woke it")
+    @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "both saw the other: the reader saw the record, one spare wake-up")
+    @Outcome(id = "0, 0, 0", expect = ACCEPTABLE, desc = "the reader armed first: the flush saw it and woke it")
     @Outcome(id = "1, 0, 0", expect = FORBIDDEN, desc = "LOST WAKE-UP: the reader sleeps, the flush thought it awake")
     @Outcome(expect = FORBIDDEN, desc = "the reader saw c but not the record's bytes, or worse")
     @State
@@ -108,16 +134,12 @@ public final class SharedWordsRaces {
         @Actor
         public void writer(III_Result r) {
             writeRecord();
-            r.r1 = SharedWords.flush(shared, cWord, 0, F) ? 1 : 0;
+            r.r1 = flush() ? 1 : 0;
         }
 
         @Actor
         public void reader(III_Result r) {
-            long seen = SharedWords.c(shared);
-            if (seen == 0) {
-                seen = SharedWords.sleep(shared, 0);
-            }
-            if (seen == F) {
+            if (readerLooksThenArms() == F) {
                 r.r2 = 1;
                 r.r3 = recordVisible();
             }
@@ -125,9 +147,9 @@ public final class SharedWordsRaces {
     }
 
     /**
-     * The same race with the futex: a reader that went asleep sleeps in FUTEX_WAIT on c's low
-     * half (expecting 1) until c changes, at most 5 s; the flush wakes it. r1 = 1 if the reader
-     * got the record with its bytes, r2 = 1 if it slept the whole 5 s (slept through the wake).
+     * The same race with the futex: a reader that armed sleeps in FUTEX_WAIT on readerWake
+     * (expecting the value its arm read) until c moves, at most 5 s; the flush wakes it. r1 = 1
+     * if the reader got the record with its bytes, r2 = 1 if it slept the whole 5 s.
      */
     @JCStressTest
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the reader got the record, awake or woken in time")
@@ -140,23 +162,20 @@ public final class SharedWordsRaces {
         @Actor
         public void writer() {
             writeRecord();
-            SharedWords.flush(shared, cWord, 0, F);
+            flush();
         }
 
         @Actor
         public void reader(II_Result r) {
             long start = System.nanoTime();
-            long seen = SharedWords.c(shared);
-            if (seen == 0) {
-                seen = SharedWords.sleep(shared, 0);
-            }
-            while ((seen & ~SharedWords.ASLEEP) == 0) {
+            long seen = readerLooksThenArms();
+            while (seen == 0) {
                 long left = TIMEOUT_NANOS - (System.nanoTime() - start);
                 if (left <= 0) {
                     break;
                 }
-                futex.await(cWord, (int) (seen | SharedWords.ASLEEP), left);
-                seen = SharedWords.c(shared);
+                futex.await(base + SharedPipeFile.READER_WAKE_AT, readerSleep.seq(), left);
+                seen = readerLooksThenArms();
             }
             r.r1 = seen == F ? recordVisible() : 0;
             r.r2 = System.nanoTime() - start >= TIMEOUT_NANOS ? 1 : 0;
@@ -164,33 +183,68 @@ public final class SharedWordsRaces {
     }
 
     /**
-     * The reader's head publication (getAndSet) racing a writer that finds no room at head 0 and
-     * raises WRITER_WAITING (CAS expecting the head it judged by). r1 = 1 if the reader saw the
-     * bit (and woke the writer); r2 = 1 if the writer raised the bit (it would sleep), 2 if it saw
-     * the new head at once, 3 if its CAS failed and its second look saw the new head.
+     * The reader's head publication racing a writer that finds no room at head 0 and arms its
+     * sleep. r1 = 1 if the reader found the writer armed (and woke it); r2 = 1 if the writer,
+     * after arming, still saw head 0 (it would sleep), 2 if it saw the new head at once, 3 if it
+     * saw it after arming.
      */
     @JCStressTest
-    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "the writer raised first: the reader saw the bit and woke it")
-    @Outcome(id = {"0, 2", "0, 3"}, expect = ACCEPTABLE, desc = "the reader published first: the writer saw the room")
-    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP: the writer sleeps, the reader missed its bit")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "the writer armed first: the reader saw it and woke it")
+    @Outcome(id = {"0, 2", "0, 3", "1, 3"}, expect = ACCEPTABLE, desc = "the writer saw the room (maybe a spare wake-up)")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP: the writer sleeps, the reader missed its arm")
     @Outcome(expect = FORBIDDEN, desc = "anything else")
     @State
     public static class HeadVsWaitingWriter extends Base {
         @Actor
         public void reader(II_Result r) {
-            r.r1 = SharedWords.publishHead(shared, headWord, F) ? 1 : 0;
+            SharedWords.publish(shared, SharedPipeFile.HEAD_AT, F);
+            r.r1 = readerWakesWriter.ifAsleep() ? 0 : 1;
         }
 
         @Actor
         public void writer(II_Result r) {
-            long seen = SharedWords.head(shared);
-            if (seen >= F) {
+            if (SharedWords.position(shared, SharedPipeFile.HEAD_AT) >= F) {
                 r.r2 = 2;
-            } else if (SharedWords.raiseWaiting(shared, seen)) {
-                r.r2 = 1;
-            } else {
-                r.r2 = SharedWords.head(shared) == F ? 3 : 4;
+                return;
             }
+            writerSleep.arm();
+            r.r2 = SharedWords.positionAfterArm(shared, SharedPipeFile.HEAD_AT) == F ? 3 : 1;
+        }
+    }
+
+    /**
+     * The writer's close (CLOSED stored, then readerWake bumped and woken, as the pipe's close
+     * does) racing a reader that finds nothing, arms, reads the writer's state and, if it is not
+     * CLOSED, sleeps in FUTEX_WAIT at most 5 s. r1 = 1 if the reader saw CLOSED before sleeping,
+     * r2 = 1 if it slept the whole 5 s.
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0", "0, 0"}, expect = ACCEPTABLE, desc = "the reader saw the close, or was woken by it")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "SLEPT THROUGH the close")
+    @Outcome(expect = FORBIDDEN, desc = "anything else")
+    @State
+    public static class CloseVsSleep extends Base {
+        private final Futex futex = new Futex();
+
+        @Actor
+        public void writer() {
+            SharedPipeFile.INT.setRelease(shared, SharedPipeFile.WRITER_AT, SharedPipeFile.CLOSED); // markClosed
+            writerWakesReader.always();
+        }
+
+        @Actor
+        public void reader(II_Result r) {
+            long start = System.nanoTime();
+            if (readerLooksThenArms() != 0) {
+                r.r1 = 2; // nothing is ever flushed here
+                return;
+            }
+            if ((int) SharedPipeFile.INT.getAcquire(shared, SharedPipeFile.WRITER_AT) == SharedPipeFile.CLOSED) {
+                r.r1 = 1;
+                return;
+            }
+            futex.await(base + SharedPipeFile.READER_WAKE_AT, readerSleep.seq(), TIMEOUT_NANOS);
+            r.r2 = System.nanoTime() - start >= TIMEOUT_NANOS ? 1 : 0;
         }
     }
 }

@@ -29,6 +29,8 @@ public final class Futex {
     static final int FUTEX_WAKE = 1;
     /** {@code ETIMEDOUT}. */
     static final int ETIMEDOUT = 110;
+    /** {@code EFAULT}: the word's page is not there (e.g. its file was truncated under the mapping). */
+    static final int EFAULT = 14;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     private final Pointer timespec = Posix.allocate(16);
@@ -62,7 +64,8 @@ public final class Futex {
      * @param nanos the longest sleep, {@code > 0}
      * @return {@code false} if the time ran out; {@code true} if woken, if the word did not hold
      *     {@code expected}, or on a signal ({@code EINTR}): the caller looks at the word again
-     * @throws IllegalStateException if the kernel refuses the call (a bad address)
+     * @throws FaultException if the word's page is gone ({@code EFAULT}: its file was truncated)
+     * @throws IllegalStateException if the kernel refuses the call otherwise
      */
     public boolean await(long address, int expected, long nanos) {
         long ns = Math.max(1L, nanos);
@@ -79,7 +82,7 @@ public final class Futex {
         if (err == Posix.EAGAIN || err == Posix.EINTR) {
             return true;
         }
-        throw new IllegalStateException(Posix.failure("futex(FUTEX_WAIT)", err));
+        throw failure("futex(FUTEX_WAIT)", err);
     }
 
     /**
@@ -88,13 +91,36 @@ public final class Futex {
      * @param address the word's address
      * @param count how many sleepers to wake at most
      * @return how many were woken
-     * @throws IllegalStateException if the kernel refuses the call (a bad address)
+     * @throws FaultException if the word's page is gone ({@code EFAULT}: its file was truncated)
+     * @throws IllegalStateException if the kernel refuses the call otherwise
      */
     public static int wake(long address, int count) {
         long rc = Posix.libc().syscall(SYS_FUTEX, address, FUTEX_WAKE, count, 0);
         if (rc < 0) {
-            throw new IllegalStateException(Posix.failure("futex(FUTEX_WAKE)", Posix.errno()));
+            throw failure("futex(FUTEX_WAKE)", Posix.errno());
         }
         return (int) rc;
+    }
+
+    private static IllegalStateException failure(String call, int err) {
+        String message = Posix.failure(call, err);
+        return err == EFAULT ? new FaultException(message) : new IllegalStateException(message);
+    }
+
+    /**
+     * The kernel could not reach the futex word ({@code EFAULT}): its page is not mapped, or
+     * belongs to a file that was truncated under the mapping.
+     */
+    public static final class FaultException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * Creates the exception.
+         *
+         * @param message the call and the error
+         */
+        public FaultException(String message) {
+            super(message);
+        }
     }
 }
