@@ -529,6 +529,11 @@ public final class MessageStream implements AutoCloseable {
         return mailbox.wakeups();
     }
 
+    /** How many times the reader went to sleep on an empty inbound window (for the tests). */
+    long readerWaits() {
+        return status.readerWaits();
+    }
+
     /**
      * Closes the stream: the messages flushed by every writer before this call are handed to the
      * socket (waiting at most {@link Builder#lingerMillis} for it to take them), the channel is

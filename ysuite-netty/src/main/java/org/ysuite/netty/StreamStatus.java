@@ -18,6 +18,8 @@ final class StreamStatus {
     /** The first reason the connection ended badly; written by the loop thread, read by any. */
     private volatile IOException failure;
     private volatile boolean inboundDone;
+    /** Reader thread only: how many times it went to sleep (the slow path; a plain count). */
+    private long readerWaits;
 
     StreamStatus(WaitPolicy readerPolicy) {
         this.readSignal = new YSemaphore(readerPolicy);
@@ -51,6 +53,12 @@ final class StreamStatus {
 
     /** Reader: waits for {@link #wakeReader()} or {@link #endInbound()}. */
     void awaitReader() throws InterruptedException {
+        readerWaits++;
         readSignal.await();
+    }
+
+    /** How many times the reader waited; read by the reader thread, or after it is joined. */
+    long readerWaits() {
+        return readerWaits;
     }
 }
