@@ -20,8 +20,8 @@ final class EpollMailboxHandle extends MailboxHandle implements EpollIoHandle {
      */
     private final FileDescriptor fd;
 
-    EpollMailboxHandle(LoopMailbox<?> box, int fd) {
-        super(box);
+    EpollMailboxHandle(MailboxHandle.Owner owner, int fd) {
+        super(owner);
         this.fd = new FileDescriptor(fd);
     }
 

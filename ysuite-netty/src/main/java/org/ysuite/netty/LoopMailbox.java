@@ -168,20 +168,24 @@ public final class LoopMailbox<T> {
             NioSignaler s = new NioSignaler(Signaler.PURE_PARK);
             this.signaler = s;
             this.mailbox = new YMailbox<>(s);
-            this.handle = new NioMailboxHandle(this, s.channel());
+            this.handle = new NioMailboxHandle(owner(), s.channel());
             this.readOps = NioIoOps.READ;
             this.transport = "nio";
         } else if (EpollMailboxHandle.isCompatible(loop)) {
             YSocketPair s = new YSocketPair(b.kind, Signaler.PURE_PARK);
             this.signaler = s;
             this.mailbox = new YMailbox<>(s);
-            this.handle = new EpollMailboxHandle(this, s.fd());
+            this.handle = new EpollMailboxHandle(owner(), s.fd());
             this.readOps = EpollMailboxHandle.readOps();
             this.transport = "epoll/" + b.kind.name().toLowerCase(java.util.Locale.ROOT);
         } else {
             throw new IllegalArgumentException("loop must be an epoll or NIO IoEventLoop, not "
                     + loop.getClass().getName() + " (io_uring is not supported)");
         }
+    }
+
+    private MailboxHandle.Owner owner() {
+        return new MailboxHandle.Owner(this::onEvent, this::onUnregistered, this::close);
     }
 
     /**

@@ -1,15 +1,15 @@
 package org.ysuite.netty;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+// Over 500 lines: the public API's nested types (Builder, Writer) must stay nested for source
+// compatibility, and their javadoc is most of this file; the work is in FrameDecoder,
+// FrameEncoder, WriterMailbox, InboundStall and StreamLifecycle.
+
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.IoEventLoop;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -32,13 +32,15 @@ import org.ysuite.YSemaphore;
  * Each application thread writes through its own {@link Writer} (from {@link #newWriter()}): an
  * {@link OffHeapYPipe} (the outbound window) whose reader is the event loop. A send copies the
  * message into the pipe and flushes it; only the flush that finds the loop asleep on that pipe
- * (it found the pipe empty last time) wakes it, through a {@link LoopMailbox} sender. The loop
- * then drains everything flushed so far into buffers of at most {@link Builder#bufferSize} bytes
- * and hands each full buffer, and the last partial one, to the socket with one
- * {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it reaches the buffer
- * size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message whose rest, once the
- * batch buffer is empty, is at least a buffer long goes to the socket in one buffer of its own
- * (as ØMQ's encoder does), not in buffer-sized writes.
+ * (it found the pipe empty last time) wakes it: the writers' pipes form one mailbox wired to one
+ * descriptor the loop polls (an eventfd on epoll), and the flush fires the writer's signal id on
+ * it. The loop then drains everything flushed so far into buffers of at most
+ * {@link Builder#bufferSize} bytes and hands each full buffer, and the last partial one, to the
+ * socket with one {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it
+ * reaches the buffer size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message
+ * whose rest, once the batch buffer is empty, is at least a buffer long goes to the socket in one
+ * buffer of its own (as ØMQ's encoder does), not in buffer-sized writes. Messages sent before the
+ * channel is connected wait in the window and go out once it is.
  *
  * <h2>Inbound</h2>
  * The loop decodes frames straight into a second {@link OffHeapYPipe} (the inbound window; a
@@ -60,14 +62,24 @@ import org.ysuite.YSemaphore;
  * No message is lost, duplicated or reordered on a live connection; messages of one writer keep
  * their order, messages of different writers interleave whole.
  *
+ * <h2>The channel's handlers</h2>
+ * {@link Builder#attach} adds three handlers, each with one job: {@code ysuite-frame-decoder} (the
+ * frames into the inbound window, and its flow control), {@code ysuite-frame-encoder} (the writers'
+ * windows into framed batches) and {@code ysuite-message-stream} (the connect's outcome, failures,
+ * the end of the channel, {@link #close()}).
+ *
  * <h2>Closing and errors</h2>
  * {@link #close()} sends what every writer had flushed when it was called (waiting at most
  * {@link Builder#lingerMillis} for the socket to take it), closes the channel and releases the
  * pipes and the mailbox's descriptors. When the peer closes, {@link #receive(byte[])} returns the
  * messages that arrived and then {@code -1}; when the connection fails (reset, a malformed frame,
  * a close in the middle of a message) it returns them and then throws {@link IOException} with the
- * cause. Writers get {@link IOException} once the connection is gone. Close the stream in every
- * case: that frees its off-heap memory.
+ * cause. A connect that fails, a channel closed before it connected, and a channel closed by its
+ * event loop's shutdown end the stream the same way, with an {@link IOException} that says which.
+ * With {@code ALLOW_HALF_CLOSURE}, the peer's shutdown of its output ends {@code receive} and
+ * leaves the writers working. Writers get {@link IOException} once the connection is gone (a writer
+ * waiting for room is woken). Close the stream in every case: that frees its off-heap memory (the
+ * mailbox's descriptors are freed as soon as the channel closes).
  *
  * <pre>{@code
  * // in a ChannelInitializer (client or server child), before the channel reads:
@@ -99,9 +111,6 @@ public final class MessageStream implements AutoCloseable {
     /** The largest {@link Builder#bufferSize}: {@value} bytes. */
     public static final int MAX_BUFFER_SIZE = 1 << 24;
 
-    /** Bytes the loop drains from the writers in one go before it lets its other work run. */
-    private static final int DRAIN_BUDGET = 1 << 20;
-
     /** What a {@link Writer#send} does when its outbound window is full. */
     public enum OnFull {
         /** Wait until the event loop has drained room (interruptible). */
@@ -127,28 +136,17 @@ public final class MessageStream implements AutoCloseable {
     private final int maxMessageLength;
     private final OnFull onFull;
     private final long lingerMillis;
-    private final WaitPolicy writerPolicy;
 
-    private final LoopMailbox<Writer> mailbox;
     private final OffHeapYPipe inbound;
-    private final YSemaphore readSignal;
-    private final StreamHandler handler = new StreamHandler();
-
-    private final Object writersLock = new Object();
-    /** Copy-on-write under {@link #writersLock}; {@code null} once the loop has released them. */
-    private Writer[] writers = new Writer[0];
-
+    private final StreamStatus status;
     /** The loop's stall for inbound room and the reader's resume (see {@link InboundStall}). */
     private final InboundStall inboundStall = new InboundStall();
-    /** Set by the loop when no more inbound messages will come (after its last flush). */
-    private volatile boolean inboundDone;
-    /** Why the connection failed, or null; written before inboundDone / the pipes' close. */
-    private volatile IOException failure;
+    private final FrameDecoder decoder;
+    private final FrameEncoder encoder;
+    private final WriterMailbox mailbox;
+    private final StreamLifecycle lifecycle;
     /** Set by {@link #close()}. */
     private volatile boolean closeRequested;
-    private final CompletableFuture<Void> closed = new CompletableFuture<>();
-    private final Runnable resumeTask = () -> handler.resume();
-    private final Runnable closeTask = () -> handler.closeOnLoop();
 
     private MessageStream(Builder b, Channel channel) {
         if (!(channel.eventLoop() instanceof IoEventLoop)) {
@@ -163,15 +161,17 @@ public final class MessageStream implements AutoCloseable {
         this.maxMessageLength = b.maxMessageLength;
         this.onFull = b.onFull;
         this.lingerMillis = b.lingerMillis;
-        this.writerPolicy = b.writerPolicy;
-        this.readSignal = new YSemaphore(b.readerPolicy);
+        this.status = new StreamStatus(b.readerPolicy);
         this.inbound = new OffHeapYPipe(b.inboundWindow, b.readerPolicy, WaitPolicy.purePark());
+        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall);
+        this.encoder = new FrameEncoder(bufferSize);
         try {
-            this.mailbox = LoopMailbox.register(loop, handler::drain);
+            this.mailbox = new WriterMailbox(loop, encoder, outboundWindow, b.writerPolicy);
         } catch (RuntimeException e) {
             inbound.close();
             throw e;
         }
+        this.lifecycle = new StreamLifecycle(channel, status, decoder, encoder, mailbox, inbound, lingerMillis);
     }
 
     /**
@@ -343,7 +343,9 @@ public final class MessageStream implements AutoCloseable {
                         + " and " + inboundWindow + " bytes (window / 2 - 4)");
             }
             MessageStream s = new MessageStream(this, channel);
-            channel.pipeline().addLast("ysuite-message-stream", s.handler);
+            channel.pipeline().addLast("ysuite-frame-decoder", s.decoder);
+            channel.pipeline().addLast("ysuite-frame-encoder", s.encoder);
+            channel.pipeline().addLast("ysuite-message-stream", s.lifecycle);
             return s;
         }
     }
@@ -357,19 +359,21 @@ public final class MessageStream implements AutoCloseable {
      * time; any number of writers may send concurrently.
      *
      * @return a new writer
-     * @throws IllegalStateException if the stream is closed
+     * @throws IllegalStateException if the stream is closed, or the connection is gone (the
+     *     message says which: closed by this side, closed by the peer, or failed)
      */
     public Writer newWriter() {
-        synchronized (writersLock) {
-            if (writers == null || closeRequested) {
-                throw new IllegalStateException("MessageStream is closed: no new writer");
-            }
-            Writer w = new Writer(new OffHeapYPipe(outboundWindow, WaitPolicy.purePark(), writerPolicy));
-            Writer[] grown = java.util.Arrays.copyOf(writers, writers.length + 1);
-            grown[writers.length] = w;
-            writers = grown;
-            return w;
+        if (closeRequested) {
+            throw new IllegalStateException("MessageStream is closed: no new writer");
         }
+        OutboundPipe p = mailbox.newPipe();
+        if (p == null) {
+            IOException f = status.failure();
+            throw new IllegalStateException(f != null ? f.getMessage() + ": no new writer"
+                    : closeRequested ? "MessageStream is closed: no new writer"
+                    : "the connection is closed (the peer closed it, or the channel was closed): no new writer", f);
+        }
+        return new Writer(p);
     }
 
     /**
@@ -377,12 +381,12 @@ public final class MessageStream implements AutoCloseable {
      * thread may read.
      *
      * @param dst where the message is copied, from index 0
-     * @return the message's length, or {@code -1} if the peer closed the connection and every
-     *     message has been read
+     * @return the message's length, or {@code -1} if the peer closed the connection (or shut its
+     *     output down) and every message has been read
      * @throws NullPointerException if {@code dst} is null
      * @throws IllegalArgumentException if the next message is longer than {@code dst} (it stays)
-     * @throws IOException if the connection failed (after the messages that arrived before), or
-     *     the stream is closed
+     * @throws IOException if the connection failed (after the messages that arrived before), the
+     *     connect failed, the channel's event loop shut down, or the stream is closed
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public int receive(byte[] dst) throws IOException, InterruptedException {
@@ -392,24 +396,25 @@ public final class MessageStream implements AutoCloseable {
             if (n >= 0) {
                 return n;
             }
-            if (inboundDone) {
+            if (status.inboundDone()) {
                 n = readOnce(dst); // the loop's last flush happened before inboundDone was set
                 return n >= 0 ? n : endOfStream();
             }
-            readSignal.await(); // the pipe's read put the reader to sleep: the next flush signals
+            status.awaitReader(); // the pipe's read put the reader to sleep: the next flush signals
         }
     }
 
     /**
      * Hands every message that has arrived to {@code handler} as views into the inbound pipe
-     * (consumer-side batching, no copy), waiting for at least one. Only one thread may read.
+     * (consumer-side batching, no copy), waiting for at least one. Only one thread may read. If
+     * the handler throws, the exception propagates, the message it was given counts as read, and
+     * the stream goes on: the next call gets the messages after it.
      *
      * @param handler called once per message on this thread; the view is valid only during the call
      * @return how many messages were handled ({@code >= 1}), or {@code -1} if the peer closed the
      *     connection and every message has been read
      * @throws NullPointerException if {@code handler} is null
-     * @throws IOException if the connection failed (after the messages that arrived before), or
-     *     the stream is closed
+     * @throws IOException as {@link #receive(byte[])} does
      * @throws InterruptedException if the thread is interrupted while waiting
      */
     public int receiveBatch(OffHeapYPipe.MessageHandler handler) throws IOException, InterruptedException {
@@ -419,11 +424,11 @@ public final class MessageStream implements AutoCloseable {
             if (n > 0) {
                 return n;
             }
-            if (inboundDone) {
+            if (status.inboundDone()) {
                 n = readBatchOnce(handler);
                 return n > 0 ? n : endOfStream();
             }
-            readSignal.await();
+            status.awaitReader();
         }
     }
 
@@ -441,16 +446,25 @@ public final class MessageStream implements AutoCloseable {
     }
 
     private int readBatchOnce(OffHeapYPipe.MessageHandler h) throws IOException {
-        int n;
+        boolean done = false;
         try {
-            n = inbound.readBatch(h);
+            int n = inbound.readBatch(h);
+            done = true;
+            if (n > 0) {
+                consumed();
+            }
+            return n;
         } catch (IllegalStateException e) {
-            throw closedOr(e);
+            if (inbound.isClosed()) {
+                done = true;
+                throw closedOr(e);
+            }
+            throw e; // the handler's, or misuse
+        } finally {
+            if (!done) {
+                consumed(); // the handler threw: what it was given counts as read, and freed room
+            }
         }
-        if (n > 0) {
-            consumed();
-        }
-        return n;
     }
 
     /**
@@ -464,7 +478,7 @@ public final class MessageStream implements AutoCloseable {
     private void consumed() {
         if (inboundStall.consumed()) {
             try {
-                loop.execute(resumeTask);
+                loop.execute(decoder.resumeTask);
             } catch (RejectedExecutionException e) {
                 // the loop is down: the channel is closed, nothing more will be read
             }
@@ -475,24 +489,24 @@ public final class MessageStream implements AutoCloseable {
         if (closeRequested) {
             throw new IOException("MessageStream is closed");
         }
-        IOException f = failure;
+        IOException f = status.failure();
         if (f != null) {
-            throw new IOException("connection failed: " + f.getMessage(), f);
+            throw new IOException(f.getMessage(), f);
         }
         return -1;
     }
 
     /** An exception for a call that found a pipe or the mailbox closed; other misuse is rethrown. */
     private IOException closedOr(IllegalStateException e) {
-        IOException f = failure;
+        IOException f = status.failure();
         if (closeRequested) {
             return new IOException("MessageStream is closed", e);
         }
         if (f != null) {
-            return new IOException("connection failed: " + f.getMessage(), f);
+            return new IOException(f.getMessage(), f);
         }
-        if (inboundDone || !channel.isActive()) {
-            return new IOException("connection closed by the peer", e);
+        if (status.inboundDone() || !channel.isOpen() || mailbox.pipes().length == 0) {
+            return new IOException("the connection is closed (the peer closed it, or the channel was closed)", e);
         }
         throw e;
     }
@@ -518,10 +532,15 @@ public final class MessageStream implements AutoCloseable {
     /**
      * Returns how many times the loop was woken by the writers (once per flush that found it asleep).
      *
-     * @return the count of the outbound mailbox's wake-ups
+     * @return the count of the writers' mailbox's wake-ups
      */
     public long outboundWakeups() {
         return mailbox.wakeups();
+    }
+
+    /** How many times the reader went to sleep on an empty inbound window (for the tests). */
+    long readerWaits() {
+        return status.readerWaits();
     }
 
     /**
@@ -535,16 +554,16 @@ public final class MessageStream implements AutoCloseable {
     public void close() {
         if (!closeRequested) {
             closeRequested = true;
-            readSignal.signal(0); // a reader waiting now wakes up and throws
+            status.wakeReader(); // a reader waiting now wakes up and throws
             try {
-                loop.execute(closeTask);
+                loop.execute(lifecycle.closeTask);
             } catch (RejectedExecutionException e) {
-                handler.release(); // the loop is gone: nobody else touches the pipes
+                lifecycle.release(); // the loop is gone: nobody else touches the pipes
             }
         }
         if (!loop.inEventLoop()) {
             try {
-                closed.get(lingerMillis + 10_000, TimeUnit.MILLISECONDS);
+                lifecycle.releasedFuture().get(lingerMillis + 10_000, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -559,7 +578,7 @@ public final class MessageStream implements AutoCloseable {
      * @return a new dependent future
      */
     public CompletableFuture<Void> closeFuture() {
-        return closed.copy();
+        return lifecycle.releasedFuture().copy();
     }
 
     /**
@@ -569,33 +588,25 @@ public final class MessageStream implements AutoCloseable {
      */
     @Override
     public String toString() {
-        return "MessageStream[" + channel + (closeRequested ? ", closed" : inboundDone ? ", ended" : "")
+        return "MessageStream[" + channel + (closeRequested ? ", closed" : status.inboundDone() ? ", ended" : "")
                 + ", bufferSize=" + bufferSize + "]";
     }
 
     /**
      * One application thread's way out: an outbound pipe of its own, drained by the event loop.
-     * Used by one thread at a time. No allocation per message.
+     * Used by one thread at a time: a second thread that sends while the first waits for room gets
+     * {@link IllegalStateException} (checked where a writer waits, so the hot path pays nothing);
+     * two threads writing at once are refused by the pipe's own guard. No allocation per message.
      */
     public final class Writer {
+        private final OutboundPipe out;
         private final OffHeapYPipe pipe;
-        private final LoopMailbox.Sender<Writer> wake;
-        /** Loop thread only: the loop has this writer in its list of pipes to drain. */
-        private boolean pending;
+        /** The thread waiting for room, or null: one at a time (see {@link #waitForRoom}). */
+        private volatile Thread waiting;
 
-        private Writer(OffHeapYPipe pipe) {
-            this.pipe = pipe;
-            // A new pipe's reader counts as awake (the ypipe protocol), so a first flush would not
-            // ask for a wake-up. Put it to sleep here, on the reader side, before any write: the
-            // loop, the reader from then on, receives this writer only through the mailbox, which
-            // publishes this call's effects to it.
-            pipe.checkRead();
-            try {
-                this.wake = mailbox.newSender();
-            } catch (RuntimeException e) {
-                pipe.close();
-                throw e;
-            }
+        private Writer(OutboundPipe out) {
+            this.out = out;
+            this.pipe = out.pipe;
         }
 
         /**
@@ -608,6 +619,7 @@ public final class MessageStream implements AutoCloseable {
          * @throws NullPointerException if {@code src} is null
          * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
          * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
+         * @throws IllegalStateException if another thread is using this writer
          * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
          * @throws IOException if the stream is closed or the connection is gone
          * @throws InterruptedException if the thread is interrupted while waiting for room
@@ -623,6 +635,7 @@ public final class MessageStream implements AutoCloseable {
          * @param src the bytes
          * @throws NullPointerException if {@code src} is null
          * @throws IllegalArgumentException if the message is longer than {@link #maxMessageLength()}
+         * @throws IllegalStateException if another thread is using this writer
          * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
          * @throws IOException if the stream is closed or the connection is gone
          * @throws InterruptedException if the thread is interrupted while waiting for room
@@ -651,6 +664,7 @@ public final class MessageStream implements AutoCloseable {
          * @throws NullPointerException if {@code src} is null
          * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
          * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
+         * @throws IllegalStateException if another thread is using this writer
          * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
          * @throws IOException if the stream is closed or the connection is gone
          * @throws InterruptedException if the thread is interrupted while waiting for room
@@ -678,6 +692,7 @@ public final class MessageStream implements AutoCloseable {
          * @throws NullPointerException if {@code src} is null
          * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
          * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
+         * @throws IllegalStateException if another thread is using this writer
          * @throws IOException if the stream is closed or the connection is gone
          */
         public boolean offer(byte[] src, int offset, int length) throws IOException {
@@ -696,6 +711,7 @@ public final class MessageStream implements AutoCloseable {
         /**
          * Makes every message written so far visible to the loop, waking it if it is asleep.
          *
+         * @throws IllegalStateException if another thread is using this writer
          * @throws IOException if the stream is closed or the connection is gone
          */
         public void flush() throws IOException {
@@ -716,7 +732,7 @@ public final class MessageStream implements AutoCloseable {
 
         private void publish() {
             if (!pipe.flush()) {
-                wake.send(this); // the loop found this pipe empty last time: wake it for this pipe
+                mailbox.signal(out); // the loop found this pipe empty last time: wake it for it
             }
         }
 
@@ -725,446 +741,30 @@ public final class MessageStream implements AutoCloseable {
             if (onFull == OnFull.FAIL) {
                 throw new WindowFullException(length, outboundWindow);
             }
-            pipe.awaitSpace(length); // the loop's read unparks us; close() too (ISE)
+            // The pipe keeps one waiting writer; a second would sleep unseen by both the loop's
+            // wake-up and close(). Only the waiting path pays for this check (one CAS).
+            Thread me = Thread.currentThread();
+            if (!WAITING.compareAndSet(this, null, me)) {
+                Thread other = waiting;
+                throw new IllegalStateException("MessageStream.Writer used by two threads at once: thread "
+                        + me.getName() + " found thread " + (other == null ? "?" : other.getName())
+                        + " waiting for room; a writer belongs to one thread (use newWriter() per thread)");
+            }
+            try {
+                pipe.awaitSpace(length); // the loop's read unparks us; close() too (ISE)
+            } finally {
+                waiting = null;
+            }
         }
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Loop side
-    // ------------------------------------------------------------------------------------------
+    private static final VarHandle WAITING;
 
-    /** The channel handler; every method runs on the event loop thread. */
-    private final class StreamHandler extends ChannelDuplexHandler implements OffHeapYPipe.MessageHandler,
-            InboundStall.Room {
-        private ChannelHandlerContext ctx;
-        /** Writers with flushed messages the loop has not drained (not writable, or budget spent). */
-        private final ArrayDeque<Writer> pendingWriters = new ArrayDeque<>();
-        private boolean drainScheduled;
-        /** Loop thread: inside {@link #drainPending}; {@link #redrain}: go round once more. */
-        private boolean draining;
-        private boolean redrain;
-        /** Loop thread: the writers' pipes are closed (the channel is gone). */
-        private boolean outboundClosed;
-        private final Runnable drainPendingTask = this::drainPendingTask;
-        private final Runnable forceClose = () -> channel.close();
-        private ByteBuf chunk;
-        private long drainedBytes;
-
-        // inbound decoding state
-        private int headerFill;
-        private int header;
-        /** Length of a message whose claim failed for room, or -1. */
-        private int pendingLength = -1;
-        private int claimPos;
-        private int claimRemaining;
-        private boolean claimOpen;
-        /** Input read while the inbound window was full. */
-        private final ArrayDeque<ByteBuf> heldInput = new ArrayDeque<>();
-        private boolean paused;
-        private boolean inputEnded;
-        private boolean released;
-
-        @Override
-        public void handlerAdded(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-        }
-
-        // ---- outbound -------------------------------------------------------------------------
-
-        /** A writer's flush found the loop asleep on its pipe. */
-        void drain(Writer w) {
-            if (outboundClosed || ctx == null) {
-                return;
-            }
-            if (!w.pending) {
-                w.pending = true;
-                pendingWriters.add(w);
-            }
-            drainPending(false);
-        }
-
-        private void drainPendingTask() {
-            drainScheduled = false;
-            if (!outboundClosed) {
-                drainPending(false);
-            }
-        }
-
-        /** Drains the pending writers while the channel takes data ({@code force}: regardless). */
-        private void drainPending(boolean force) {
-            if (draining) {
-                // Re-entered from inside a drain: a writeAndFlush of ours made Netty fire
-                // channelWritabilityChanged. A pipe's reader side must not be re-entered (and a
-                // re-entrant read would fail); the drain in progress goes round once more.
-                redrain = true;
-                return;
-            }
-            draining = true;
-            try {
-                do {
-                    redrain = false;
-                    drainOnce(force);
-                } while (redrain && !outboundClosed);
-            } finally {
-                draining = false;
-            }
-        }
-
-        private void drainOnce(boolean force) {
-            drainedBytes = 0;
-            Writer w;
-            while ((w = pendingWriters.peek()) != null && !outboundClosed) {
-                if (!force && !channel.isWritable()) {
-                    break; // channelWritabilityChanged goes on
-                }
-                if (!force && drainedBytes >= DRAIN_BUDGET) {
-                    scheduleDrain();
-                    break;
-                }
-                if (w.pipe.readBatch(this) == 0) {
-                    // Empty: the pipe's reader (this loop) is now asleep, so the writer's next
-                    // flush returns false and sends this writer through the mailbox again.
-                    pendingWriters.poll();
-                    w.pending = false;
-                }
-            }
-            sendChunk();
-        }
-
-        private void scheduleDrain() {
-            if (!drainScheduled) {
-                drainScheduled = true;
-                loop.execute(drainPendingTask); // from the loop thread: no wake-up
-            }
-        }
-
-        /** One outbound message, a view into a writer's pipe: frame it into the chunks. */
-        @Override
-        public void onMessage(ByteBuffer buffer, int offset, int length) {
-            drainedBytes += 4 + length;
-            ByteBuf c = chunk();
-            if (c.writableBytes() >= 4) {
-                c.writeInt(length);
-            } else {
-                for (int shift = 24; shift >= 0; shift -= 8) {
-                    chunk().writeByte(length >>> shift);
-                    fullChunk();
-                }
-            }
-            fullChunk();
-            int pos = offset;
-            int end = offset + length;
-            while (pos < end) {
-                if (chunk == null && end - pos >= bufferSize) {
-                    // The batch buffer is empty and the rest of this message would fill it at
-                    // least once (ØMQ's encoder makes the same choice): the rest goes in one
-                    // buffer of its own, one copy and one write, not bufferSize-sized writes (a
-                    // 64 KiB message took eight 8 KiB writes and syscalls, see docs/network.md).
-                    // Order: every earlier byte was handed to the channel before this write, all
-                    // on this loop thread.
-                    sendWhole(buffer, pos, end - pos);
-                    break;
-                }
-                c = chunk();
-                int n = Math.min(end - pos, c.writableBytes());
-                buffer.limit(pos + n).position(pos);
-                c.writeBytes(buffer);
-                pos += n;
-                fullChunk();
-            }
-        }
-
-        private ByteBuf chunk() {
-            if (chunk == null) {
-                chunk = ctx.alloc().directBuffer(bufferSize, bufferSize);
-            }
-            return chunk;
-        }
-
-        private void fullChunk() {
-            if (chunk != null && !chunk.isWritable()) {
-                sendChunk();
-            }
-        }
-
-        /** The rest of a long message to the socket in one buffer: one write and one flush. */
-        private void sendWhole(ByteBuffer buffer, int pos, int n) {
-            ByteBuf whole = ctx.alloc().directBuffer(n, n);
-            buffer.limit(pos + n).position(pos);
-            whole.writeBytes(buffer);
-            ctx.writeAndFlush(whole, ctx.voidPromise());
-        }
-
-        /** One batch to the socket: one write and one flush. */
-        private void sendChunk() {
-            ByteBuf c = chunk;
-            if (c != null) {
-                chunk = null;
-                if (c.isReadable()) {
-                    ctx.writeAndFlush(c, ctx.voidPromise());
-                } else {
-                    c.release();
-                }
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (channel.isWritable() && !outboundClosed) {
-                drainPending(false);
-            }
-            ctx.fireChannelWritabilityChanged();
-        }
-
-        // ---- inbound --------------------------------------------------------------------------
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof ByteBuf)) {
-                ctx.fireChannelRead(msg);
-                return;
-            }
-            ByteBuf in = (ByteBuf) msg;
-            if (released) {
-                in.release();
-                return;
-            }
-            if (paused) {
-                heldInput.add(in); // read after autoRead went off: keep it for resume()
-                return;
-            }
-            try {
-                if (decode(in)) {
-                    in.release();
-                } else {
-                    heldInput.add(in);
-                }
-            } catch (IOException e) {
-                in.release();
-                fail(e);
-            }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            flushInbound();
-            ctx.fireChannelReadComplete();
-        }
-
-        private void flushInbound() {
-            if (!released && !inbound.flush()) {
-                readSignal.signal(0); // the reader found the pipe empty and sleeps
-            }
-        }
-
-        /**
-         * Decodes frames from {@code in} into the inbound pipe.
-         *
-         * @return {@code true} if {@code in} was consumed; {@code false} if the loop stalled for room
-         *     (paused, autoRead off, the rest of {@code in} unread)
-         */
-        private boolean decode(ByteBuf in) throws IOException {
-            for (;;) {
-                if (claimOpen) {
-                    int n = Math.min(claimRemaining, in.readableBytes());
-                    if (n > 0) {
-                        ByteBuffer ring = inbound.claimBuffer();
-                        ring.limit(claimPos + n).position(claimPos);
-                        in.readBytes(ring);
-                        claimPos += n;
-                        claimRemaining -= n;
-                    }
-                    if (claimRemaining > 0) {
-                        return true; // in is empty
-                    }
-                    claimOpen = false;
-                    inbound.commit(false);
-                }
-                if (pendingLength < 0) {
-                    if (headerFill == 0 && in.readableBytes() >= 4) {
-                        header = in.readInt();
-                        headerFill = 4;
-                    } else {
-                        while (headerFill < 4 && in.isReadable()) {
-                            header = (header << 8) | in.readUnsignedByte();
-                            headerFill++;
-                        }
-                        if (headerFill < 4) {
-                            return true;
-                        }
-                    }
-                    headerFill = 0;
-                    if (header < 0 || header > maxMessageLength) {
-                        throw new IOException("malformed frame: length " + (header & 0xffffffffL)
-                                + " is over maxMessageLength (" + maxMessageLength + ")");
-                    }
-                    pendingLength = header;
-                }
-                if (!claim()) {
-                    // The window is full. Let the reader see everything first, otherwise it could
-                    // sleep on a pipe it cannot see is full; then declare the stall and retry (the
-                    // Dekker pair with consumed(), see InboundStall). If the retry claims after
-                    // the reader took the stall, its resume finds the loop not paused (or paused
-                    // by a later stall, which it retries): harmless.
-                    flushInbound();
-                    if (inboundStall.stall(this) == InboundStall.PAUSE) {
-                        paused = true;
-                        channel.config().setAutoRead(false);
-                        return false;
-                    }
-                }
-            }
-        }
-
-        @Override
-        public boolean claim() {
-            int idx = inbound.claim(pendingLength);
-            if (idx < 0) {
-                return false;
-            }
-            claimOpen = true;
-            claimPos = idx;
-            claimRemaining = pendingLength;
-            pendingLength = -1;
-            return true;
-        }
-
-        /** The reader freed room after a stall: decode the held input, then read again. */
-        void resume() {
-            if (!paused || released) {
-                return;
-            }
-            paused = false;
-            try {
-                ByteBuf in;
-                while ((in = heldInput.peek()) != null) {
-                    if (!decode(in)) {
-                        flushInbound();
-                        return; // stalled again
-                    }
-                    heldInput.poll().release();
-                }
-            } catch (IOException e) {
-                fail(e);
-                return;
-            }
-            flushInbound();
-            if (inputEnded) {
-                endInbound();
-            } else {
-                channel.config().setAutoRead(true);
-            }
-        }
-
-        // ---- end of the connection ------------------------------------------------------------
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            fail(cause instanceof IOException ? (IOException) cause : new IOException(cause));
-        }
-
-        private void fail(IOException e) {
-            if (failure == null) {
-                failure = e;
-            }
-            channel.close();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            inputEnded = true;
-            if (!paused) {
-                endInbound();
-            }
-            // Outbound: nothing more can be sent; writers get an IOException from now on.
-            closeWriters();
-            ctx.fireChannelInactive();
-        }
-
-        /** No more input: the reader gets what arrived, then the end (or the failure). */
-        private void endInbound() {
-            if ((claimOpen || pendingLength >= 0 || headerFill > 0) && failure == null) {
-                failure = new IOException("connection closed in the middle of a message");
-            }
-            flushInbound();
-            inboundDone = true; // after the last flush: receive() reads once more when it sees it
-            readSignal.signal(0);
-        }
-
-        private void closeWriters() {
-            outboundClosed = true;
-            Writer[] all;
-            synchronized (writersLock) {
-                all = writers;
-                writers = null;
-            }
-            if (all != null) {
-                mailbox.close();
-                for (Writer w : all) {
-                    w.pipe.close(); // a writer waiting for room wakes up and throws
-                }
-            }
-            pendingWriters.clear();
-            ByteBuf c = chunk;
-            chunk = null;
-            if (c != null) {
-                c.release();
-            }
-        }
-
-        /** {@link MessageStream#close()} on the loop: send what is flushed, then close the channel. */
-        void closeOnLoop() {
-            if (released) {
-                return;
-            }
-            if (!channel.isOpen()) {
-                release();
-                return;
-            }
-            channel.closeFuture().addListener(f -> release());
-            if (ctx != null && channel.isActive()) {
-                Writer[] all;
-                synchronized (writersLock) {
-                    all = writers == null ? new Writer[0] : writers;
-                }
-                for (Writer w : all) {
-                    if (!w.pending) {
-                        w.pending = true;
-                        pendingWriters.add(w);
-                    }
-                }
-                drainPending(true);
-                // Close once the socket has taken everything queued, or after the linger time.
-                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-                loop.schedule(forceClose, lingerMillis, TimeUnit.MILLISECONDS);
-            } else {
-                channel.close();
-            }
-        }
-
-        /** Frees everything once the channel is closed and close() was called. Idempotent. */
-        void release() {
-            if (released) {
-                return;
-            }
-            released = true;
-            closeWriters();
-            ByteBuf in;
-            while ((in = heldInput.poll()) != null) {
-                in.release();
-            }
-            if (claimOpen) {
-                claimOpen = false;
-                try {
-                    inbound.commit(false); // releases the writer side so the memory can be freed
-                } catch (IllegalStateException ignored) {
-                    // already closed
-                }
-            }
-            inbound.close();
-            inboundDone = true;
-            readSignal.signal(0);
-            mailbox.closeFuture().whenComplete((v, e) -> closed.complete(null));
+    static {
+        try {
+            WAITING = MethodHandles.lookup().findVarHandle(Writer.class, "waiting", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 }

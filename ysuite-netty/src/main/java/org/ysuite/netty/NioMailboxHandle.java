@@ -12,8 +12,8 @@ final class NioMailboxHandle extends MailboxHandle implements NioIoHandle {
 
     private final SelectableChannel channel;
 
-    NioMailboxHandle(LoopMailbox<?> box, SelectableChannel channel) {
-        super(box);
+    NioMailboxHandle(MailboxHandle.Owner owner, SelectableChannel channel) {
+        super(owner);
         this.channel = channel;
     }
 

@@ -1,0 +1,216 @@
+package org.ysuite.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import org.ysuite.OffHeapYPipe;
+
+/**
+ * The outbound side of a {@link MessageStream}: drains the writers' pipes into buffers of at most
+ * {@code bufferSize} bytes, each message framed by its 4-byte big-endian length, and hands each
+ * full buffer, and the last partial one, to the channel with one {@code writeAndFlush}
+ * (consumer-driven batching: a batch ends when the pipes have nothing more, or at the buffer
+ * size). The rest of a message that would fill an empty buffer at least once goes out in one
+ * buffer of its own, as ØMQ's encoder does.
+ *
+ * <p>A pipe handed to {@link #wake} stays in the list until it is found empty (its reader is then
+ * asleep, and its writer's next flush signals again). Nothing is drained while the handler is
+ * not in a pipeline, while the channel is not active (a write before the connect completes would
+ * fail it) or not writable (Netty's water marks: a slow peer fills the writers' windows); the
+ * pipes stay listed and are drained when that changes. Every method runs on the event loop.
+ */
+final class FrameEncoder extends ChannelInboundHandlerAdapter implements OffHeapYPipe.MessageHandler {
+
+    /** Bytes drained in one go before the loop lets its other work run. */
+    static final int DRAIN_BUDGET = 1 << 20;
+
+    private final int bufferSize;
+    private ChannelHandlerContext ctx;
+    private final ArrayDeque<OutboundPipe> pending = new ArrayDeque<>();
+    private boolean drainScheduled;
+    private boolean draining;
+    private boolean redrain;
+    private boolean closed;
+    private ByteBuf chunk;
+    private long drainedBytes;
+    private final Runnable drainTask = this::drainTask;
+
+    FrameEncoder(int bufferSize) {
+        this.bufferSize = bufferSize;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        drain(false); // pipes woken before the handler was added (attach off the loop)
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        drain(false); // pipes written before the connect completed
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            drain(false);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** A writer's flush found the loop asleep on {@code p}: list it and drain. */
+    void wake(OutboundPipe p) {
+        if (closed) {
+            return;
+        }
+        list(p);
+        drain(false);
+    }
+
+    /** Close: drains every pipe of {@code all} to its end, writable or not. */
+    void drainAll(OutboundPipe[] all) {
+        for (OutboundPipe p : all) {
+            list(p);
+        }
+        drain(true);
+    }
+
+    private void list(OutboundPipe p) {
+        if (!p.pending) {
+            p.pending = true;
+            pending.add(p);
+        }
+    }
+
+    /** Nothing more will be sent: forgets the pipes and frees the batch buffer. Idempotent. */
+    void close() {
+        closed = true;
+        for (OutboundPipe p : pending) {
+            p.pending = false;
+        }
+        pending.clear();
+        ByteBuf c = chunk;
+        chunk = null;
+        if (c != null) {
+            c.release();
+        }
+    }
+
+    private void drainTask() {
+        drainScheduled = false;
+        drain(false);
+    }
+
+    private void drain(boolean force) {
+        if (closed || ctx == null || !ctx.channel().isActive()) {
+            return; // the pipes stay listed
+        }
+        if (draining) {
+            // Re-entered from inside a drain (a writeAndFlush of ours made Netty fire
+            // channelWritabilityChanged): a pipe's reader side must not be re-entered; the drain
+            // in progress goes round once more.
+            redrain = true;
+            return;
+        }
+        draining = true;
+        try {
+            do {
+                redrain = false;
+                drainOnce(force);
+            } while (redrain && !closed);
+        } finally {
+            draining = false;
+        }
+    }
+
+    private void drainOnce(boolean force) {
+        drainedBytes = 0;
+        OutboundPipe p;
+        while ((p = pending.peek()) != null && !closed) {
+            if (!force && !ctx.channel().isWritable()) {
+                break; // channelWritabilityChanged goes on
+            }
+            if (!force && drainedBytes >= DRAIN_BUDGET) {
+                if (!drainScheduled) {
+                    drainScheduled = true;
+                    ctx.executor().execute(drainTask); // from the loop thread: no wake-up
+                }
+                break;
+            }
+            if (p.pipe.readBatch(this) == 0) {
+                // Empty: the pipe's reader (this loop) is now asleep, so the writer's next flush
+                // returns false and signals its id again.
+                pending.poll();
+                p.pending = false;
+            }
+        }
+        sendChunk();
+    }
+
+    /** One outbound message, a view into a writer's pipe: frames it into the batch buffers. */
+    @Override
+    public void onMessage(ByteBuffer buffer, int offset, int length) {
+        drainedBytes += 4 + length;
+        ByteBuf c = chunk();
+        if (c.writableBytes() >= 4) {
+            c.writeInt(length);
+        } else {
+            for (int shift = 24; shift >= 0; shift -= 8) {
+                chunk().writeByte(length >>> shift);
+                fullChunk();
+            }
+        }
+        fullChunk();
+        int pos = offset;
+        int end = offset + length;
+        while (pos < end) {
+            if (chunk == null && end - pos >= bufferSize) {
+                // The batch buffer is empty and the rest would fill it at least once: one copy
+                // and one write of its own. Every earlier byte went to the channel before it.
+                sendWhole(buffer, pos, end - pos);
+                break;
+            }
+            c = chunk();
+            int n = Math.min(end - pos, c.writableBytes());
+            buffer.limit(pos + n).position(pos);
+            c.writeBytes(buffer);
+            pos += n;
+            fullChunk();
+        }
+    }
+
+    private ByteBuf chunk() {
+        if (chunk == null) {
+            chunk = ctx.alloc().directBuffer(bufferSize, bufferSize);
+        }
+        return chunk;
+    }
+
+    private void fullChunk() {
+        if (chunk != null && !chunk.isWritable()) {
+            sendChunk();
+        }
+    }
+
+    private void sendWhole(ByteBuffer buffer, int pos, int n) {
+        ByteBuf whole = ctx.alloc().directBuffer(n, n);
+        buffer.limit(pos + n).position(pos);
+        whole.writeBytes(buffer);
+        ctx.writeAndFlush(whole, ctx.voidPromise());
+    }
+
+    private void sendChunk() {
+        ByteBuf c = chunk;
+        if (c != null) {
+            chunk = null;
+            if (c.isReadable()) {
+                ctx.writeAndFlush(c, ctx.voidPromise());
+            } else {
+                c.release();
+            }
+        }
+    }
+}

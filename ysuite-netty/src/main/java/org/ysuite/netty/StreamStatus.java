@@ -1,0 +1,64 @@
+package org.ysuite.netty;
+
+import java.io.IOException;
+import org.ysuite.WaitPolicy;
+import org.ysuite.YSemaphore;
+
+/**
+ * What the loop side of a {@link MessageStream} tells its application side: why the connection
+ * ended, whether every inbound message has been flushed, and the reader's wake-up.
+ *
+ * <p>Ordering: the loop records the failure, then flushes the inbound pipe for the last time, then
+ * sets {@link #inboundDone()} (a volatile store), then signals. A reader that sees
+ * {@code inboundDone} reads the pipe once more and sees every message and the failure.
+ */
+final class StreamStatus {
+
+    private final YSemaphore readSignal;
+    /** The first reason the connection ended badly; written by the loop thread, read by any. */
+    private volatile IOException failure;
+    private volatile boolean inboundDone;
+    /** Reader thread only: how many times it went to sleep (the slow path; a plain count). */
+    private long readerWaits;
+
+    StreamStatus(WaitPolicy readerPolicy) {
+        this.readSignal = new YSemaphore(readerPolicy);
+    }
+
+    /** Records {@code e} unless a reason is recorded already (the first one wins). */
+    void fail(IOException e) {
+        if (failure == null) {
+            failure = e;
+        }
+    }
+
+    IOException failure() {
+        return failure;
+    }
+
+    /** Loop: no more inbound messages will come (called after the last flush of the pipe). */
+    void endInbound() {
+        inboundDone = true;
+        readSignal.signal(0);
+    }
+
+    boolean inboundDone() {
+        return inboundDone;
+    }
+
+    /** Wakes the reader (it found the inbound pipe empty and sleeps, or it must look again). */
+    void wakeReader() {
+        readSignal.signal(0);
+    }
+
+    /** Reader: waits for {@link #wakeReader()} or {@link #endInbound()}. */
+    void awaitReader() throws InterruptedException {
+        readerWaits++;
+        readSignal.await();
+    }
+
+    /** How many times the reader waited; read by the reader thread, or after it is joined. */
+    long readerWaits() {
+        return readerWaits;
+    }
+}
