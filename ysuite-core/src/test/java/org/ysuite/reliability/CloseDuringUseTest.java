@@ -304,7 +304,7 @@ class CloseDuringUseTest {
         assertTrue(fdsNow.fds <= before.fds, () -> "file descriptors leaked: " + before + " -> " + fdsNow);
         Baseline after = fdsNow;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (after.directBytes > before.directBytes && System.nanoTime() < deadline) {
+        while (after.directCount > before.directCount && System.nanoTime() < deadline) {
             System.gc(); // the Cleaner thread frees unreachable buffers: wait for it, bounded
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
             after = Baseline.now();
@@ -316,8 +316,10 @@ class CloseDuringUseTest {
     private void assertBaseline() {
         Baseline after = Baseline.now();
         System.out.println("[close-during-use] before: " + before + "; after: " + after);
-        assertTrue(after.directBytes <= before.directBytes,
-                () -> "off-heap memory not returned: before " + before + ", after " + after);
+        // The count, not the bytes: the JDK's per-thread cache of temporary direct buffers (used
+        // for this very test output) replaces a buffer by a larger one when a longer line is
+        // written, so the same count can hold a few hundred bytes more. A pipe that is not freed
+        // is a buffer of its own and shows in the count.
         assertTrue(after.directCount <= before.directCount,
                 () -> "direct buffers not returned: before " + before + ", after " + after);
         // Fewer is not a leak: a descriptor opened before this test (by an earlier test's object
