@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -77,11 +78,14 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
     void aFileSizeLimitIsAnIOExceptionAtCreate() throws Exception {
         Path pipe = dir.resolve("limited");
         // 2048 blocks is 1 MiB (dash, 512-byte blocks) or 2 MiB (bash): the 8 MiB ring exceeds both
-        Process p = new ProcessBuilder("sh", "-c", "ulimit -f 2048 && exec \"$0\" \"$@\"",
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:+UseSerialGC", "-cp", SharedPipeChild.classPath(),
-                Create.class.getName(), pipe.toString(), Integer.toString(8 << 20))
-                .redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "ulimit -f 2048 && exec \"$0\" \"$@\"",
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString()));
+        if (Runtime.version().feature() >= 24) {
+            cmd.add("--enable-native-access=ALL-UNNAMED"); // else the JDK's warning leads the output
+        }
+        cmd.addAll(List.of("-Xmx64m", "-XX:+UseSerialGC", "-cp", SharedPipeChild.classPath(),
+                Create.class.getName(), pipe.toString(), Integer.toString(8 << 20)));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out;
         try (InputStream in = p.getInputStream()) {
             out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
