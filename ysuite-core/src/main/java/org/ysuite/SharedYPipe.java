@@ -1,3 +1,5 @@
+// Over 500 lines: both sides of the shared pipe (writer, reader), its close hand-shake and its
+// fault handling live in this one type until the reader and the writer become types of their own.
 package org.ysuite;
 
 import static org.ysuite.RecordDescriptor.HEADER_BYTES;
