@@ -174,7 +174,9 @@ class LoopMailboxTest {
             LoopMailbox<Long> box = transport.<Long>builder(loop, delivered::add).register();
             LoopMailbox.Sender<Long> out = box.newSender();
             long echoBefore = echo.echoedBytes();
-            for (long i = 0; i < 500; i++) {
+            // at least 500 messages, and on until the echo has moved meanwhile (however fast the
+            // hand-offs were): the loop must have served both; 10^7 messages bound the test
+            for (long i = 0; i < 500 || echo.echoedBytes() == echoBefore && i < 10_000_000; i++) {
                 // one message at a time, each sent after the last was delivered: the loop sleeps
                 // in (or is busy around) its poller between them, with sockets always ready. A
                 // mailbox the loop never serves leaves its message undelivered: 60 s is a failure
