@@ -1,42 +1,28 @@
 package org.ysuite;
 
-import static org.ysuite.RecordDescriptor.HEADER_BYTES;
 import static org.ysuite.RecordDescriptor.PADDING;
-import static org.ysuite.RecordDescriptor.recordSize;
 
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.internal.SideGuard;
 
 /**
- * {@link OffHeapYPipe}'s machinery under its public methods: the ring's memory, the records in it
- * ({@link RecordDescriptor}), and the writer's wait for space. Positions are the protocol's
- * ({@link PipeProtocol}); {@link #index} maps them into the ring.
+ * {@link OffHeapYPipe}'s machinery under its public methods: the ring's memory, the protocol's
+ * moves over its records ({@link RecordRing}, given the positions of {@link PipeProtocol} and
+ * {@link OffHeapYPipeFields}), and the writer's wait for space.
  */
 abstract class OffHeapRing extends OffHeapYPipeFields {
 
-    /** Smallest ring capacity in bytes. */
-    static final int MIN_CAPACITY = 256;
-    /** Largest ring capacity in bytes. */
-    static final int MAX_CAPACITY = 1 << 30;
     /** Alignment of the ring in memory: a cache line. */
     static final int CACHE_LINE_BYTES = 64;
 
-    private static final VarHandle HEADER =
-            java.lang.invoke.MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
-
     final int capacity;
     final int maxMessageLength;
-    private final int mask;
     private final DirectMemory memory;
-    /** The ring; our own accesses are absolute only. */
-    final ByteBuffer ring;
-    /** The claim buffer handed to the writer. */
-    final ByteBuffer writerView;
-    /** The read-only view handed to handlers. */
-    final ByteBuffer readerView;
+    /** The records in the ring's memory; the positions stay in this object's padded fields. */
+    final RecordRing records;
+    /** {@link #drain}'s hand-back of each consumed record. */
+    private final Consumed consumedStep = new Consumed();
     private final WaitPolicy writerPolicy;
     /** The spin phase of a wait for space (see {@link SpinWait}). */
     private final RoomWait roomWait = new RoomWait();
@@ -59,28 +45,16 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     }
 
     OffHeapRing(int capacity, WaitPolicy readerPolicy, WaitPolicy writerPolicy) {
-        this.capacity = checkCapacity(capacity);
+        this.capacity = RecordRing.checkCapacity(capacity);
         this.readerPolicy = Waits.checkPolicy(readerPolicy, "readerPolicy");
         this.writerPolicy = Waits.checkPolicy(writerPolicy, "writerPolicy");
-        this.mask = capacity - 1;
         this.maxMessageLength = RecordDescriptor.maxLength(capacity);
         this.memory = DirectMemory.allocate(capacity, CACHE_LINE_BYTES);
         memory.freeWhenUnreachable(this); // a pipe nobody closed still gives its memory back
-        this.ring = memory.buffer();
-        this.writerView = ring.duplicate().order(ByteOrder.nativeOrder());
-        this.readerView = ring.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
+        this.records = new RecordRing(memory.buffer());
         initC(false);
         // The final fields above are published with the object; the plain position fields and
         // the two words start at zero (open, idle, head 0), which every thread sees.
-    }
-
-    static int checkCapacity(int capacityBytes) {
-        if (capacityBytes < MIN_CAPACITY || capacityBytes > MAX_CAPACITY
-                || Integer.bitCount(capacityBytes) != 1) {
-            throw new IllegalArgumentException("capacityBytes must be a power of two in ["
-                    + MIN_CAPACITY + ", " + MAX_CAPACITY + "]: " + capacityBytes);
-        }
-        return capacityBytes;
     }
 
     @Override
@@ -94,53 +68,20 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         }
     }
 
-    final void checkLength(int length) {
-        if (length < 0 || length > maxMessageLength) {
-            throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
-                    + "] for a ring of " + capacity + " bytes: " + length);
-        }
-    }
-
-    /** Puts a view back to the whole ring in native order (no allocation: a few field stores). */
-    static ByteBuffer wholeRing(ByteBuffer view) {
-        view.clear();
-        return view.order(ByteOrder.nativeOrder());
-    }
-
-    final int index(long position) {
-        return (int) position & mask;
-    }
-
-    /** Bytes a message of {@code length} takes at {@code position}, with the padding it needs. */
-    private long footprint(long position, int length) {
-        int size = recordSize(length);
-        int toEnd = capacity - index(position);
-        return size <= toEnd ? size : (long) toEnd + size;
-    }
-
-    final int headerAt(long position) {
-        return (int) HEADER.get(ring, index(position));
-    }
-
     /**
      * Reader: the records in [from, to), estimated from the size of the first (its header is
      * published by the acquire of c that found {@code to}).
      */
     @Override
     final long itemsBetween(long from, long to) {
-        long first = recordEnd(from, headerAt(from)) - from;
+        RecordRing ring = records;
+        long first = ring.recordEnd(from, ring.headerAt(from), to) - from;
         return (to - from) / first;
-    }
-
-    final long recordEnd(long position, int header) {
-        return header == PADDING
-                ? position + (capacity - index(position))
-                : position + recordSize(RecordDescriptor.length(header));
     }
 
     /** Writer: true if a message of {@code length} fits at tail, re-reading head if it must. */
     final boolean hasRoom(int length) {
-        long need = tail + footprint(tail, length) - capacity;
+        long need = tail + records.footprint(tail, length) - capacity;
         if (need <= headCache) {
             return true;
         }
@@ -160,20 +101,13 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             exitWriter();
             return -1;
         }
-        long start = tail;
-        int toEnd = capacity - index(start);
-        if (recordSize(length) > toEnd) {
-            HEADER.set(ring, index(start), PADDING); // plain: published by the next flush
-            start += toEnd;
-        }
-        return start;
+        return records.start(tail, length); // a padding record is published by the next flush
     }
 
     /** Writer: the record at {@code start} is written; seal its header and advance. */
     final void append(long start, int length, boolean incomplete) {
         // Plain store: the flush that publishes the record (release CAS of c) orders it.
-        HEADER.set(ring, index(start), RecordDescriptor.header(length, incomplete));
-        tail = start + recordSize(length);
+        tail = records.seal(start, length, incomplete);
         if (!incomplete) {
             f = tail;
         }
@@ -181,40 +115,25 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
 
     /** Writer, inside its side: takes back the last unflushed message. */
     final boolean unwriteLast() {
-        long last = -1;
-        for (long pos = w; pos != tail; ) {
-            int header = headerAt(pos);
-            if (header != PADDING) {
-                last = pos;
-            }
-            pos = recordEnd(pos, header);
-        }
+        long last = records.lastMessage(w, tail);
         if (last < 0) {
             tail = w; // only padding was unflushed
             return false;
         }
         tail = last;
-        // f: end of the last complete record still written (never below w).
-        long end = w;
-        for (long pos = w; pos != tail; ) {
-            int header = headerAt(pos);
-            pos = recordEnd(pos, header);
-            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
-                end = pos;
-            }
-        }
-        f = end;
+        f = records.lastCompleteEnd(w, tail); // never below w
         return true;
     }
 
     /** Reader: skips padding; true if a message is at front, false if the reader went asleep. */
     final boolean nextMessage() {
+        RecordRing ring = records;
         while (checkReadPositions()) {
-            int header = headerAt(front);
+            int header = ring.headerAt(front);
             if (header != PADDING) {
                 return true;
             }
-            front = recordEnd(front, header); // head is published when the call leaves
+            front = ring.recordEnd(front, header, r); // head is published when the call leaves
         }
         return false;
     }
@@ -224,39 +143,28 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (!nextMessage()) {
             return -1;
         }
-        int length = RecordDescriptor.copyPayload(ring, index(front), headerAt(front), dst);
-        front += recordSize(length);
+        RecordRing ring = records;
+        int length = ring.copy(front, ring.headerAt(front), dst);
+        front += RecordDescriptor.recordSize(length);
         return length;
     }
 
     /** Reader, inside its side: {@link OffHeapYPipe#readBatch}'s loop. */
-    final int drain(OffHeapYPipe.MessageHandler handler) {
+    final int drain(MessageHandler handler) {
         if (!nextMessage()) {
             return 0;
         }
-        int n = 0;
-        long end = r;
-        while (front != end) {
-            int header = headerAt(front);
-            long next = recordEnd(front, header);
-            if (header != PADDING) {
-                try {
-                    // Reset per call: the previous handler may have moved position or limit.
-                    handler.onMessage(wholeRing(readerView), index(front) + HEADER_BYTES,
-                            RecordDescriptor.length(header));
-                } finally {
-                    front = next; // counts as read
-                    setReleaseConsumed(next); // the writer may reuse it (head follows at exit)
-                }
-                n++;
-                if ((getOpaqueReaderWord() & SideGuard.CLOSING) != 0) {
-                    break; // the handler closed the pipe
-                }
-            } else {
-                front = next;
-            }
+        return records.drain(front, r, records.headerAt(front), handler, consumedStep);
+    }
+
+    /** Reader, in {@link #drain}: a record is consumed; the writer may reuse it at once. */
+    private final class Consumed implements RecordRing.Reader {
+        @Override
+        public boolean consumedTo(long next) {
+            front = next; // counts as read
+            setReleaseConsumed(next); // the writer may reuse it (head follows at exit)
+            return (getOpaqueReaderWord() & SideGuard.CLOSING) != 0; // the handler closed the pipe
         }
-        return n;
     }
 
     /**
@@ -354,7 +262,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      * time limit.
      */
     final boolean awaitRoom(int length, long timeoutNanos) throws InterruptedException {
-        checkLength(length);
+        records.checkLength(length);
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -402,7 +310,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
                         + " unflushed bytes would never be consumed");
             }
             long held = tail - f; // incomplete parts: the reader cannot consume them yet
-            if (held + footprint(tail, length) > capacity) {
+            if (held + records.footprint(tail, length) > capacity) {
                 throw new IllegalArgumentException("length " + length + " can never fit: "
                         + held + " bytes of incomplete parts are held in a ring of "
                         + capacity + " bytes");
@@ -427,7 +335,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         for (;;) {
             checkOpen(seen);
             headCache = headOf(seen);
-            if (tail + footprint(tail, length) - capacity <= headCache) {
+            if (tail + records.footprint(tail, length) - capacity <= headCache) {
                 if ((seen & WAITING) != 0) {
                     clearWaiting();
                 }

@@ -2,8 +2,6 @@
 // the machinery is in OffHeapRing and OffHeapYPipeFields.
 package org.ysuite;
 
-import static org.ysuite.RecordDescriptor.HEADER_BYTES;
-
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -83,9 +81,9 @@ import org.ysuite.internal.SideGuard;
 public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
 
     /** Smallest ring capacity in bytes. */
-    public static final int MIN_CAPACITY_BYTES = MIN_CAPACITY;
+    public static final int MIN_CAPACITY_BYTES = RecordRing.MIN_CAPACITY;
     /** Largest ring capacity in bytes. */
-    public static final int MAX_CAPACITY_BYTES = MAX_CAPACITY;
+    public static final int MAX_CAPACITY_BYTES = RecordRing.MAX_CAPACITY;
 
     /**
      * Creates a pipe whose ring holds {@code capacityBytes} bytes; its reader and a writer
@@ -117,7 +115,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      */
     @Deprecated
     public OffHeapYPipe(int capacityBytes, int spinIterations) {
-        this(checkCapacity(capacityBytes), WaitPolicy.defaultPolicy(),
+        this(RecordRing.checkCapacity(capacityBytes), WaitPolicy.defaultPolicy(),
                 Waits.spinPolicy(spinIterations));
     }
 
@@ -164,7 +162,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of two
      */
     public static int maxMessageLength(int capacityBytes) {
-        return RecordDescriptor.maxLength(checkCapacity(capacityBytes));
+        return RecordDescriptor.maxLength(RecordRing.checkCapacity(capacityBytes));
     }
 
     /**
@@ -220,13 +218,13 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     public boolean write(byte[] src, int offset, int length, boolean incomplete) {
         Objects.requireNonNull(src, "src");
         Objects.checkFromIndexSize(offset, length, src.length);
-        checkLength(length);
+        records.checkLength(length);
         long start = beginWrite(length);
         if (start < 0) {
             return false;
         }
         try {
-            ring.put(index(start) + HEADER_BYTES, src, offset, length);
+            records.put(start, src, offset, length);
             append(start, length, incomplete);
         } finally {
             exitWriter();
@@ -250,13 +248,13 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     public boolean write(ByteBuffer src, boolean incomplete) {
         Objects.requireNonNull(src, "src");
         int length = src.remaining();
-        checkLength(length);
+        records.checkLength(length);
         long start = beginWrite(length);
         if (start < 0) {
             return false;
         }
         try {
-            ring.put(index(start) + HEADER_BYTES, src, src.position(), length);
+            records.put(start, src, length);
             src.position(src.position() + length);
             append(start, length, incomplete);
         } finally {
@@ -279,7 +277,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      *     is already open
      */
     public int claim(int length) {
-        checkLength(length);
+        records.checkLength(length);
         long start = beginWrite(length);
         if (start < 0) {
             return -1;
@@ -287,8 +285,8 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
         claimStart = start;
         claimLength = length;
         claimThread = Thread.currentThread(); // lets this thread flush during its claim
-        wholeRing(writerView); // the writer may have moved its position and limit last time
-        return index(start) + HEADER_BYTES; // the writer side stays entered until commit
+        records.claimView(); // the writer may have moved its position and limit last time
+        return records.payloadIndex(start); // the writer side stays entered until commit
     }
 
     /**
@@ -304,7 +302,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      */
     public ByteBuffer claimBuffer() {
         checkOpen(getOpaqueWriterWord());
-        return wholeRing(writerView);
+        return records.claimView();
     }
 
     /**
@@ -538,26 +536,6 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      */
     public boolean awaitMessage(long timeout, TimeUnit unit) throws InterruptedException {
         return awaitReadable(Waits.timeoutNanos(timeout, unit));
-    }
-
-    /**
-     * Receives messages from {@link #readBatch(MessageHandler)} as views into the ring.
-     */
-    @FunctionalInterface
-    public interface MessageHandler {
-        /**
-         * Handles one message: bytes {@code [offset, offset + length)} of {@code buffer}. The
-         * buffer comes with position {@code 0}, limit its capacity and native byte order at every
-         * call, whatever an earlier call did: read with absolute gets, or move position and limit
-         * (e.g. {@code buffer.limit(offset + length).position(offset)}) and read relatively. The
-         * view is valid only until this method returns.
-         *
-         * @param buffer the ring, read-only, in native byte order (see the class's Byte order:
-         *     numbers written in another order read wrong, without an error)
-         * @param offset index of the message's first byte in {@code buffer}
-         * @param length the message's length in bytes
-         */
-        void onMessage(ByteBuffer buffer, int offset, int length);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -1,13 +1,28 @@
 package org.ysuite;
 
+import static org.ysuite.SharedPipeDescriptor.CAPACITY_AT;
+import static org.ysuite.SharedPipeDescriptor.CLOSED;
+import static org.ysuite.SharedPipeDescriptor.C_AT;
+import static org.ysuite.SharedPipeDescriptor.FREE;
+import static org.ysuite.SharedPipeDescriptor.HEADER_SIZE;
+import static org.ysuite.SharedPipeDescriptor.HEADER_SIZE_AT;
+import static org.ysuite.SharedPipeDescriptor.HEAD_AT;
+import static org.ysuite.SharedPipeDescriptor.INT;
+import static org.ysuite.SharedPipeDescriptor.LONG;
+import static org.ysuite.SharedPipeDescriptor.MAGIC;
+import static org.ysuite.SharedPipeDescriptor.MAGIC_AT;
+import static org.ysuite.SharedPipeDescriptor.OPEN;
+import static org.ysuite.SharedPipeDescriptor.READER_AT;
+import static org.ysuite.SharedPipeDescriptor.VERSION;
+import static org.ysuite.SharedPipeDescriptor.VERSION_AT;
+import static org.ysuite.SharedPipeDescriptor.WRITER_AT;
+import static org.ysuite.SharedPipeDescriptor.isKnownState;
+
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
 import java.lang.ref.Cleaner;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,53 +36,13 @@ import org.ysuite.internal.OfdLock;
 import org.ysuite.internal.Posix;
 
 /**
- * {@link SharedYPipe}'s file: the header's layout, creating and opening it with every check,
- * the mapping, and the sides' locks. The layout is drawn in {@link SharedYPipe}.
+ * The shared pipe's file: creating and opening it with every check, the mapping, and the sides'
+ * locks. Its layout is {@link SharedPipeDescriptor}'s.
  */
 final class SharedPipeFile {
 
-    /** "YSPIPE01" read as a native-order long. */
-    static final long MAGIC = ByteBuffer.wrap("YSPIPE01".getBytes(StandardCharsets.US_ASCII))
-            .order(ByteOrder.nativeOrder()).getLong();
-    /** 2: the shared words are single-writer positions and sleep/wake counters (no flag bits). */
-    static final int VERSION = 2;
-    static final int HEADER_SIZE = 4096;
-
-    static final int MAGIC_AT = 0;
-    static final int VERSION_AT = 8;
-    static final int HEADER_SIZE_AT = 12;
-    static final int CAPACITY_AT = 16;
-    /** Each side's record: state (int), pid (int), start time in epoch ms (long, -1 unknown). */
-    static final int WRITER_AT = 64;
-    static final int READER_AT = 96;
-    /*
-     * The shared words, each written by one side only, 128 bytes apart where they are hot (their
-     * own cache lines, and the adjacent-line prefetch). See SharedWords for the protocol.
-     */
-    /** Writer's: the end of the last flush (a position). */
-    static final int C_AT = 128;
-    /** Reader's: how far it has consumed (a position). */
-    static final int HEAD_AT = 256;
-    /** Reader's: its sleep counter (long), odd while it is (going) asleep. */
-    static final int READER_SLEEP_AT = 384;
-    /** Reader's: the futex word (int) a writer waiting for space sleeps on; the reader bumps it. */
-    static final int WRITER_WAKE_AT = 392;
-    /** Writer's: its sleep counter (long), odd while it waits for space. */
-    static final int WRITER_SLEEP_AT = 512;
-    /** Writer's: the futex word (int) the reader sleeps on; the writer bumps it. */
-    static final int READER_WAKE_AT = 520;
-
-    static final int FREE = 0;
-    static final int OPEN = 1;
-    static final int CLOSED = 2;
-
     /** The locked bytes (past any end of file): the writer's, and the reader's at +1. */
     private static final long LOCK_BASE = 1L << 40;
-
-    static final VarHandle INT =
-            MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
-    static final VarHandle LONG =
-            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     final Path path;
     final boolean writer;
@@ -277,9 +252,6 @@ final class SharedPipeFile {
     }
 
     /** True for FREE, OPEN and CLOSED: any other side state was written by someone else. */
-    static boolean isKnownState(int state) {
-        return state == FREE || state == OPEN || state == CLOSED;
-    }
 
     static long lockByte(boolean writer) {
         return writer ? LOCK_BASE : LOCK_BASE + 1;

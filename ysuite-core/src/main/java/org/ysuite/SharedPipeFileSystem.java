@@ -247,7 +247,7 @@ final class SharedPipeFileSystem {
                 Object device = Files.getAttribute(Posix.procPath(fd), "unix:dev");
                 try (FileChannel ch = channel(fd)) {
                     ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-                    if (ch.read(magic, SharedPipeFile.MAGIC_AT) != 8 || magic.getLong(0) != SharedPipeFile.MAGIC) {
+                    if (ch.read(magic, SharedPipeDescriptor.MAGIC_AT) != 8 || magic.getLong(0) != SharedPipeDescriptor.MAGIC) {
                         throw new IOException(target + " is not a pipe file (no \"YSPIPE01\" magic): not deleted");
                     }
                     Pointer flock = OfdLock.newFlock();
@@ -281,7 +281,7 @@ final class SharedPipeFileSystem {
 
     private static PipeSideTakenException taken(Path target, FileChannel ch, boolean writer) throws IOException {
         ByteBuffer side = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
-        ch.read(side, writer ? SharedPipeFile.WRITER_AT : SharedPipeFile.READER_AT);
+        ch.read(side, writer ? SharedPipeDescriptor.WRITER_AT : SharedPipeDescriptor.READER_AT);
         long started = side.getLong(8);
         return new PipeSideTakenException("the " + SharedPipeFile.sideName(writer) + " side of " + target
                 + " is in use by process " + side.getInt(4)

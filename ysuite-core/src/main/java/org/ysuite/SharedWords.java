@@ -1,7 +1,7 @@
 package org.ysuite;
 
-import static org.ysuite.SharedPipeFile.INT;
-import static org.ysuite.SharedPipeFile.LONG;
+import static org.ysuite.SharedPipeDescriptor.INT;
+import static org.ysuite.SharedPipeDescriptor.LONG;
 
 import java.nio.ByteBuffer;
 import org.ysuite.internal.Futex;

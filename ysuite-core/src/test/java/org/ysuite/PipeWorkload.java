@@ -200,7 +200,7 @@ final class PipeWorkload {
             SplittableRandom rnd = new SplittableRandom(7);
             byte[] copy = new byte[MAX_SIZE];
             long[] expected = {0};
-            OffHeapYPipe.MessageHandler check = (buf, off, len) -> {
+            MessageHandler check = (buf, off, len) -> {
                 long seq = expected[0]++;
                 assertEquals(sizeOf(seq), len, "size of message " + seq);
                 int at = poolOffset(seq);

@@ -32,7 +32,7 @@ public final class SharedPipeChild {
         long count = Long.parseLong(args[2]);
         SharedMessages messages = new SharedMessages(Long.parseLong(args[3]), Integer.parseInt(args[4]));
         SplittableRandom batches = new SplittableRandom(Long.parseLong(args[3]) ^ 0x5DEECE66DL);
-        try (SharedYPipe out = SharedYPipe.builder(file).openWriter()) {
+        try (SharedPipeWriter out = SharedYPipe.builder(file).openWriter()) {
             System.out.println("OPEN");
             System.out.flush();
             long end = count < 0 ? Long.MAX_VALUE : seq + count;

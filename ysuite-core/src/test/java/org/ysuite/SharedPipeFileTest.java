@@ -60,7 +60,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
             assertEquals(List.of(), list(mnt), "nothing left behind");
 
             // a ring that fits is allocated whole: it can be filled to the end without a fault
-            try (SharedYPipe out = SharedYPipe.builder(pipe).capacity(512 << 10).createWriter()) {
+            try (SharedPipeWriter out = SharedYPipe.builder(pipe).capacity(512 << 10).createWriter()) {
                 byte[] msg = new byte[1000];
                 int n = 0;
                 while (out.write(msg)) {
@@ -103,7 +103,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
         }
 
         public static void main(String[] args) {
-            try (SharedYPipe out = SharedYPipe.builder(Paths.get(args[0]))
+            try (SharedPipeWriter out = SharedYPipe.builder(Paths.get(args[0]))
                     .capacity(Integer.parseInt(args[1])).createWriter()) {
                 System.out.println("created");
             } catch (IOException e) {
@@ -118,7 +118,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
     @Test
     void aSymbolicLinkAtThePathIsNotFollowed() throws Exception {
         Path link = dir.resolve("link");
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             Files.createSymbolicLink(link, file);
             FileSystemException e = assertThrows(FileSystemException.class, () -> SharedYPipe.openReader(link));
             assertTrue(e.getMessage().contains(link.toString()) && e.getMessage().contains("symbolic link"),
@@ -135,7 +135,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
     @Test
     void theDescriptorIsOpenedWithoutFollowingALink() throws Exception {
         // the descriptor is opened with O_NOFOLLOW: a link put at the path after any look is refused
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             Path link = dir.resolve("link");
             Files.createSymbolicLink(link, file);
             FileSystemException e = assertThrows(FileSystemException.class, () -> Posix.openNoFollow(link, false));
@@ -146,7 +146,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
 
     @Test
     void aFileOthersCanWriteIsRefusedUnlessAllowed() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
             FileSystemException e = assertThrows(FileSystemException.class, () -> SharedYPipe.openReader(file));
             assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("mode 0666")
@@ -155,11 +155,11 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
             e = assertThrows(FileSystemException.class, () -> SharedYPipe.openReader(file));
             assertTrue(e.getMessage().contains("mode 0620"), e.getMessage());
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-            try (SharedYPipe in = SharedYPipe.openReader(file)) { // only writable by others is refused
+            try (SharedPipeReader in = SharedYPipe.openReader(file)) { // only writable by others is refused
                 assertNotNull(in);
             }
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
-            try (SharedYPipe in = SharedYPipe.builder(file).allowOtherUsers().openReader()) {
+            try (SharedPipeReader in = SharedYPipe.builder(file).allowOtherUsers().openReader()) {
                 out.write(new byte[] {7});
                 out.flush();
                 byte[] buf = new byte[8];
@@ -171,7 +171,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
 
     @Test
     void aFileOfAnotherUserIsRefusedUnlessAllowed() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             int other = Posix.libc().geteuid() == 65534 ? 65533 : 65534;
             boolean chowned;
             try {
@@ -184,7 +184,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
             FileSystemException e = assertThrows(FileSystemException.class, () -> SharedYPipe.openReader(file));
             assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("user id " + other),
                     e.getMessage());
-            try (SharedYPipe in = SharedYPipe.builder(file).allowOtherUsers().openReader()) {
+            try (SharedPipeReader in = SharedYPipe.builder(file).allowOtherUsers().openReader()) {
                 assertNotNull(in);
             }
         }
@@ -243,7 +243,7 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
     @Test
     void aConsumerStartedFirstWaitsForTheFile() throws Exception {
         Thread[] waiter = new Thread[1];
-        CompletableFuture<SharedYPipe> reader = new CompletableFuture<>();
+        CompletableFuture<SharedPipeReader> reader = new CompletableFuture<>();
         waiter[0] = new Thread(() -> {
             try {
                 reader.complete(SharedYPipe.builder(file).awaitFile(1, TimeUnit.HOURS).peerCheck(1, TimeUnit.HOURS)
@@ -258,10 +258,10 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
             Thread.onSpinWait();
         }
         assertFalse(reader.isDone(), () -> "opened before the file existed: " + reader);
-        try (SharedYPipe out = SharedYPipe.builder(file).capacity(4096).peerCheck(1, TimeUnit.HOURS).createWriter()) {
+        try (SharedPipeWriter out = SharedYPipe.builder(file).capacity(4096).peerCheck(1, TimeUnit.HOURS).createWriter()) {
             out.write("first".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            try (SharedYPipe in = reader.get(1, TimeUnit.MINUTES)) {
+            try (SharedPipeReader in = reader.get(1, TimeUnit.MINUTES)) {
                 assertTrue(in.awaitMessage());
                 byte[] buf = new byte[16];
                 int n = in.read(buf);
@@ -286,11 +286,11 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
     @Test
     void deleteRefusesWhileALiveProcessHoldsASide() throws Exception {
         assertFalse(SharedYPipe.delete(file), "no file");
-        SharedYPipe out = SharedYPipe.builder(file).capacity(4096).peerCheck(1, TimeUnit.HOURS).createWriter();
+        SharedPipeWriter out = SharedYPipe.builder(file).capacity(4096).peerCheck(1, TimeUnit.HOURS).createWriter();
         PipeSideTakenException w = assertThrows(PipeSideTakenException.class, () -> SharedYPipe.delete(file));
         assertTrue(w.getMessage().contains("writer side") && w.getMessage().contains(
                 "process " + ProcessHandle.current().pid()), w.getMessage());
-        SharedYPipe in = SharedYPipe.builder(file).peerCheck(1, TimeUnit.HOURS).openReader();
+        SharedPipeReader in = SharedYPipe.builder(file).peerCheck(1, TimeUnit.HOURS).openReader();
         out.close();
         PipeSideTakenException r = assertThrows(PipeSideTakenException.class, () -> SharedYPipe.delete(file));
         assertTrue(r.getMessage().contains("reader side"), r.getMessage());
@@ -308,18 +308,18 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
 
     @Test
     void replaceStaleReplacesAFileNobodyHoldsAndNoOther() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             out.write(new byte[] {1});
             out.flush();
         } // a clean run nobody deleted: the stale file keeps its unread message
         assertThrows(FileAlreadyExistsException.class, () -> SharedYPipe.createWriter(file, 4096));
-        SharedYPipe old = SharedYPipe.openReader(file);
+        SharedPipeReader old = SharedYPipe.openReader(file);
         PipeSideTakenException e = assertThrows(PipeSideTakenException.class,
                 () -> SharedYPipe.builder(file).capacity(4096).replaceStale().createWriter());
         assertTrue(e.getMessage().contains("reader side"), e.getMessage());
         old.close();
-        try (SharedYPipe out = SharedYPipe.builder(file).capacity(8192).replaceStale().createWriter();
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.builder(file).capacity(8192).replaceStale().createWriter();
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             assertEquals(8192, in.capacity(), "the new file");
             assertEquals(-1, in.read(new byte[8]), "nothing of the old file");
             assertThrows(PipeSideTakenException.class,

@@ -34,10 +34,10 @@ public final class SharedTruncationChild {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         Path victim = dir.resolve("victim");
-        long cutTo = "0".equals(args[1]) ? 0 : (SharedPipeFile.HEADER_SIZE + CAPACITY) / 2;
-        SharedYPipe out = SharedYPipe.builder(victim).capacity(CAPACITY).peerCheck(50, TimeUnit.MILLISECONDS)
+        long cutTo = "0".equals(args[1]) ? 0 : (SharedPipeDescriptor.HEADER_SIZE + CAPACITY) / 2;
+        SharedPipeWriter out = SharedYPipe.builder(victim).capacity(CAPACITY).peerCheck(50, TimeUnit.MILLISECONDS)
                 .createWriter();
-        SharedYPipe in = SharedYPipe.builder(victim).peerCheck(50, TimeUnit.MILLISECONDS).openReader();
+        SharedPipeReader in = SharedYPipe.builder(victim).peerCheck(50, TimeUnit.MILLISECONDS).openReader();
         AtomicLong received = new AtomicLong();
         CountDownLatch enough = new CountDownLatch(1);
         AtomicReference<Throwable> writerEnd = new AtomicReference<>();
@@ -103,7 +103,7 @@ public final class SharedTruncationChild {
         out.close(); // again: idempotent, never throws
         in.close();
         Path other = dir.resolve("other");
-        try (SharedYPipe o = SharedYPipe.createWriter(other, 4096); SharedYPipe i = SharedYPipe.openReader(other)) {
+        try (SharedPipeWriter o = SharedYPipe.createWriter(other, 4096); SharedPipeReader i = SharedYPipe.openReader(other)) {
             o.write(new byte[] {42});
             o.flush();
             byte[] dst = new byte[1];

@@ -70,9 +70,9 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
     void theWritersCloseRacingTheReaderOnItsWayIntoTheFutexEndsItsWait() throws Exception {
         Random jitter = new Random(7);
         SharedYPipe.builder(file).capacity(4096).createWriter().close();
-        try (SharedYPipe in = slowPeerCheck().openReader()) {
+        try (SharedPipeReader in = slowPeerCheck().openReader()) {
             for (int round = 0; round < 300; round++) {
-                SharedYPipe out = slowPeerCheck().openWriter();
+                SharedPipeWriter out = slowPeerCheck().openWriter();
                 AtomicReference<Object> got = new AtomicReference<>();
                 Thread reader = daemon("racing-reader", () -> {
                     try {
@@ -81,7 +81,7 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
                         got.set(t);
                     }
                 });
-                awaitArmedThenJitter(SharedPipeFile.READER_SLEEP_AT, jitter, round);
+                awaitArmedThenJitter(SharedPipeDescriptor.READER_SLEEP_AT, jitter, round);
                 out.close();
                 reader.join(10_000);
                 assertFalse(reader.isAlive(), "round " + round + ": the reader slept through the writer's close");
@@ -94,13 +94,13 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
     @Test
     void theReadersCloseRacingAWriterOnItsWayIntoTheFutexEndsItsWait() throws Exception {
         Random jitter = new Random(8);
-        try (SharedYPipe out = slowPeerCheck().capacity(256).createWriter()) {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(256).createWriter()) {
             while (out.write(new byte[60])) {
                 // fill the ring
             }
             out.flush();
             for (int round = 0; round < 300; round++) {
-                SharedYPipe in = slowPeerCheck().openReader();
+                SharedPipeReader in = slowPeerCheck().openReader();
                 AtomicReference<Object> got = new AtomicReference<>();
                 Thread writer = daemon("racing-writer", () -> {
                     try {
@@ -110,7 +110,7 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
                         got.set(t);
                     }
                 });
-                awaitArmedThenJitter(SharedPipeFile.WRITER_SLEEP_AT, jitter, round);
+                awaitArmedThenJitter(SharedPipeDescriptor.WRITER_SLEEP_AT, jitter, round);
                 in.close();
                 writer.join(10_000);
                 assertFalse(writer.isAlive(), "round " + round + ": the writer slept through the reader's close");
@@ -121,8 +121,8 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
 
     @Test
     void closeWithAnOpenClaimFlushesTheMessagesWrittenBeforeIt() throws Exception {
-        SharedYPipe out = SharedYPipe.createWriter(file, 1024);
-        try (SharedYPipe in = SharedYPipe.openReader(file)) {
+        SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
+        try (SharedPipeReader in = SharedYPipe.openReader(file)) {
             for (int i = 0; i < 3; i++) {
                 assertTrue(out.write(new byte[] {(byte) i}));
             }
@@ -143,8 +143,8 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
 
     @Test
     void closeFromAnotherThreadDuringAClaimFlushesWhenTheClaimEnds() throws Exception {
-        SharedYPipe out = SharedYPipe.createWriter(file, 1024);
-        try (SharedYPipe in = SharedYPipe.openReader(file)) {
+        SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
+        try (SharedPipeReader in = SharedYPipe.openReader(file)) {
             for (int i = 0; i < 3; i++) {
                 assertTrue(out.write(new byte[] {(byte) i}));
             }
@@ -174,24 +174,24 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
     void anUnknownPeerStateWhileMappedIsAnExceptionNotAWaitForever() throws Exception {
         for (int state : new int[] {3, -1, Integer.MAX_VALUE}) {
             file.toFile().delete();
-            try (SharedYPipe out = SharedYPipe.builder(file).capacity(256)
+            try (SharedPipeWriter out = SharedYPipe.builder(file).capacity(256)
                     .peerCheck(20, TimeUnit.MILLISECONDS).createWriter()) {
                 SharedYPipe.openReader(file).close();
                 while (out.write(new byte[60])) {
                     // fill the ring
                 }
                 out.flush();
-                patchInt(SharedPipeFile.READER_AT, state);
+                patchInt(SharedPipeDescriptor.READER_AT, state);
                 IllegalStateException e = assertThrows(IllegalStateException.class,
                         () -> out.awaitSpace(60, 10, TimeUnit.SECONDS), "state " + state);
                 assertTrue(e.getMessage().contains("reader's side state is " + state), e.getMessage());
             }
-            patchInt(SharedPipeFile.READER_AT, SharedPipeFile.CLOSED); // (opening checks it)
-            try (SharedYPipe in = SharedYPipe.builder(file).peerCheck(20, TimeUnit.MILLISECONDS).openReader()) {
+            patchInt(SharedPipeDescriptor.READER_AT, SharedPipeDescriptor.CLOSED); // (opening checks it)
+            try (SharedPipeReader in = SharedYPipe.builder(file).peerCheck(20, TimeUnit.MILLISECONDS).openReader()) {
                 while (in.readBatch((b, off, len) -> { }) > 0) {
                     // read what the writer flushed
                 }
-                patchInt(SharedPipeFile.WRITER_AT, state);
+                patchInt(SharedPipeDescriptor.WRITER_AT, state);
                 IllegalStateException e = assertThrows(IllegalStateException.class,
                         () -> in.awaitMessage(10, TimeUnit.SECONDS), "state " + state);
                 assertTrue(e.getMessage().contains("writer's side state is " + state), e.getMessage());

@@ -24,10 +24,10 @@ class SharedYPipeHeaderFlipTest extends SharedPipeFileFixture {
     @Test
     void aHeaderFlippedDuringReadIsUsedAsChecked() throws Exception {
         int capacity = 256;
-        try (SharedYPipe out = SharedYPipe.createWriter(file, capacity);
-                SharedYPipe in = SharedYPipe.openReader(file);
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, capacity);
+                SharedPipeReader in = SharedYPipe.openReader(file);
                 FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MappedByteBuffer hostile = ch.map(FileChannel.MapMode.READ_WRITE, SharedPipeFile.HEADER_SIZE, capacity);
+            MappedByteBuffer hostile = ch.map(FileChannel.MapMode.READ_WRITE, SharedPipeDescriptor.HEADER_SIZE, capacity);
             hostile.order(ByteOrder.nativeOrder());
             AtomicBoolean stop = new AtomicBoolean();
             Thread flipper = new Thread(() -> {

@@ -36,10 +36,10 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
 
     /** The reader: checks every message is whole (CRC32C) and the next in sequence. */
     static final class CheckingReader {
-        final SharedYPipe in;
+        final SharedPipeReader in;
         final CRC32C crc = new CRC32C();
         long next;
-        private final OffHeapYPipe.MessageHandler check = (b, off, len) -> {
+        private final MessageHandler check = (b, off, len) -> {
             long seq = SharedMessages.check(b, off, len, crc);
             if (seq != next) {
                 throw new AssertionError("message " + seq + " where " + next + " was expected");
@@ -47,7 +47,7 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
             next++;
         };
 
-        CheckingReader(SharedYPipe in) {
+        CheckingReader(SharedPipeReader in) {
             this.in = in;
         }
 
@@ -103,7 +103,7 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
     }
 
     /** A pipe whose writer side is closed, and its reader. */
-    private SharedYPipe newPipeAndReader(int capacity) throws IOException {
+    private SharedPipeReader newPipeAndReader(int capacity) throws IOException {
         SharedYPipe.createWriter(file, capacity).close();
         return SharedYPipe.builder(file).peerCheck(PEER_CHECK_MS, TimeUnit.MILLISECONDS).openReader();
     }
@@ -111,7 +111,7 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
     @Test
     void twoJvmsExchangeCheckedMessagesOfRandomSizes() throws Exception {
         long count = Long.getLong("ysuite.shared.count", DEFAULT_COUNT);
-        try (SharedYPipe in = newPipeAndReader(1 << 16)) {
+        try (SharedPipeReader in = newPipeAndReader(1 << 16)) {
             CheckingReader reader = new CheckingReader(in);
             long start = System.nanoTime();
             Process p = writer(0, count, 1, false);
@@ -131,7 +131,7 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
 
     @Test
     void aKilledWriterIsPeerGoneAfterItsFlushedMessagesAndARestartedOneContinues() throws Exception {
-        try (SharedYPipe in = newPipeAndReader(1 << 14)) {
+        try (SharedPipeReader in = newPipeAndReader(1 << 14)) {
             CheckingReader reader = new CheckingReader(in);
             Process p = writer(0, -1, 2, true);
             long killedAt;
@@ -163,7 +163,7 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
         int rounds = Integer.getInteger("ysuite.shared.killRounds", DEFAULT_KILL_ROUNDS);
         SplittableRandom random = new SplittableRandom(99);
         long worst = 0;
-        try (SharedYPipe in = newPipeAndReader(1 << 13)) {
+        try (SharedPipeReader in = newPipeAndReader(1 << 13)) {
             CheckingReader reader = new CheckingReader(in);
             for (int round = 0; round < rounds; round++) {
                 Process p = writer(reader.next, -1, 100 + round, true);

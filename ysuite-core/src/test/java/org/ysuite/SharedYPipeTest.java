@@ -89,10 +89,9 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void createsA0600FileOfHeaderPlusCapacity() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             assertEquals(4096 + 4096, Files.size(file));
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-            assertTrue(out.isWriter());
             assertEquals(4096, out.capacity());
             assertEquals(2044, out.maxMessageLength());
             assertEquals(file.toAbsolutePath(), out.file());
@@ -106,8 +105,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void roundTripOfRandomSizesAndContentsInOneThread() throws Exception {
         SplittableRandom random = new SplittableRandom(42);
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 1024);
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             byte[] dst = new byte[in.maxMessageLength()];
             for (int round = 0; round < 2000; round++) {
                 byte[][] sent = new byte[1 + random.nextInt(6)][];
@@ -134,8 +133,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void twoThreadsExchangeCheckedMessagesThroughSleepsBothWays() throws Exception {
         int count = 200_000;
-        try (SharedYPipe out = SharedYPipe.builder(file).capacity(4096).createWriter();
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.builder(file).capacity(4096).createWriter();
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread writer = new Thread(() -> {
                 try {
@@ -174,8 +173,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aSleepingReaderIsWokenByTheFlush() throws Exception {
-        try (SharedYPipe out = slowPeerCheck().capacity(4096).createWriter();
-                SharedYPipe in = slowPeerCheck().openReader()) {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
+                SharedPipeReader in = slowPeerCheck().openReader()) {
             CountDownLatch started = new CountDownLatch(1);
             AtomicReference<Object> got = new AtomicReference<>();
             Thread reader = new Thread(() -> {
@@ -189,7 +188,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
             reader.start();
             assertTrue(started.await(10, TimeUnit.SECONDS));
-            awaitSleepBit(SharedPipeFile.READER_SLEEP_AT, reader);
+            awaitSleepBit(SharedPipeDescriptor.READER_SLEEP_AT, reader);
             assertTrue(out.write(new byte[5]));
             assertFalse(out.flush(), "the flush must find the reader asleep (and wake it)");
             reader.join(5_000);
@@ -202,8 +201,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void aVirtualThreadReaderParksInSlicesAndSeesTheFlush() throws Exception {
         VirtualThreadsTest.assumeVirtualThreads();
-        try (SharedYPipe out = slowPeerCheck().capacity(4096).createWriter();
-                SharedYPipe in = slowPeerCheck().openReader()) {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
+                SharedPipeReader in = slowPeerCheck().openReader()) {
             AtomicReference<Object> got = new AtomicReference<>();
             Thread reader = VirtualThreadsTest.newVirtualThread("virtual-reader", () -> {
                 try {
@@ -214,7 +213,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             });
             reader.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((wordOfFile(SharedPipeFile.READER_SLEEP_AT) & 1) == 0) {
+            while ((wordOfFile(SharedPipeDescriptor.READER_SLEEP_AT) & 1) == 0) {
                 assertTrue(System.nanoTime() < deadline, "the virtual reader never went asleep");
                 Thread.yield();
             }
@@ -228,8 +227,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aWriterWaitingForSpaceIsWokenByTheReader() throws Exception {
-        try (SharedYPipe out = slowPeerCheck().capacity(256).createWriter();
-                SharedYPipe in = slowPeerCheck().openReader()) {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(256).createWriter();
+                SharedPipeReader in = slowPeerCheck().openReader()) {
             byte[] m = new byte[60];
             int written = 0;
             while (out.write(m)) {
@@ -247,7 +246,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             }, "waiting-writer");
             writer.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
             writer.start();
-            awaitSleepBit(SharedPipeFile.WRITER_SLEEP_AT, writer);
+            awaitSleepBit(SharedPipeDescriptor.WRITER_SLEEP_AT, writer);
             assertEquals(60, in.read(new byte[64]));
             writer.join(5_000);
             assertFalse(writer.isAlive(), "the writer slept through the reader's wake-up");
@@ -258,9 +257,9 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aWriterWaitingForSpaceLearnsThatTheReaderClosedOrDied() throws Exception {
-        try (SharedYPipe out = SharedYPipe.builder(file).capacity(256)
+        try (SharedPipeWriter out = SharedYPipe.builder(file).capacity(256)
                 .peerCheck(20, TimeUnit.MILLISECONDS).createWriter()) {
-            SharedYPipe in = SharedYPipe.openReader(file);
+            SharedPipeReader in = SharedYPipe.openReader(file);
             while (out.write(new byte[60])) {
                 // fill the ring
             }
@@ -272,7 +271,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             assertTrue(closed.getMessage().contains("reader") && closed.getMessage().contains("closed"),
                     closed.getMessage());
             // A death as the file shows it: the reader's lock is gone but its side is still OPEN.
-            patch(SharedPipeFile.READER_AT, intBytes(SharedPipeFile.OPEN));
+            patch(SharedPipeDescriptor.READER_AT, intBytes(SharedPipeDescriptor.OPEN));
             PeerGoneException died = assertThrows(PeerGoneException.class,
                     () -> out.awaitSpace(60, 10, TimeUnit.SECONDS));
             assertTrue(died.getMessage().contains("reader") && died.getMessage().contains("died"), died.getMessage());
@@ -281,8 +280,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aCleanCloseEndsTheStreamAfterEveryMessage() throws Exception {
-        SharedYPipe out = SharedYPipe.createWriter(file, 4096);
-        try (SharedYPipe in = SharedYPipe.openReader(file)) {
+        SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+        try (SharedPipeReader in = SharedYPipe.openReader(file)) {
             for (int i = 0; i < 3; i++) {
                 assertTrue(out.write(new byte[] {(byte) i}));
             }
@@ -303,8 +302,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aRestartedWriterContinuesWhereTheLastFlushEnded() throws Exception {
-        SharedYPipe first = SharedYPipe.createWriter(file, 1024);
-        try (SharedYPipe in = SharedYPipe.openReader(file)) {
+        SharedPipeWriter first = SharedYPipe.createWriter(file, 1024);
+        try (SharedPipeReader in = SharedYPipe.openReader(file)) {
             first.write(new byte[] {1});
             first.write(new byte[] {2});
             first.flush();
@@ -314,7 +313,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             assertTrue(in.awaitMessage());
             assertEquals(1, in.read(dst));
             assertEquals(1, dst[0]);
-            try (SharedYPipe again = SharedYPipe.builder(file).openWriter()) {
+            try (SharedPipeWriter again = SharedYPipe.builder(file).openWriter()) {
                 assertTrue(again.write(new byte[] {4}));
                 again.flush();
                 assertTrue(in.awaitMessage());
@@ -329,8 +328,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aTakenSideIsRefusedWithTheHoldersPid() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096);
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             String pid = String.valueOf(ProcessHandle.current().pid());
             PipeSideTakenException w = assertThrows(PipeSideTakenException.class,
                     () -> SharedYPipe.builder(file).openWriter());
@@ -362,13 +361,13 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         badFile(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "wrong magic");
         badFile(8, intBytes(3), "version 3");
         badFile(8, intBytes(1), "version 1"); // the layout with flag bits in c and head
-        badFile(SharedPipeFile.WRITER_AT, intBytes(3), "writer side state 3");
-        badFile(SharedPipeFile.READER_AT, intBytes(-1), "reader side state -1");
-        badFile(SharedPipeFile.READER_AT, intBytes(Integer.MAX_VALUE), "reader side state " + Integer.MAX_VALUE);
+        badFile(SharedPipeDescriptor.WRITER_AT, intBytes(3), "writer side state 3");
+        badFile(SharedPipeDescriptor.READER_AT, intBytes(-1), "reader side state -1");
+        badFile(SharedPipeDescriptor.READER_AT, intBytes(Integer.MAX_VALUE), "reader side state " + Integer.MAX_VALUE);
         badFile(12, intBytes(1234), "header size 1234");
         badFile(16, intBytes(3000), "capacity 3000");
         badFile(16, intBytes(2048), "file size 8192"); // a valid capacity that does not match the size
-        badFile(SharedPipeFile.HEAD_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, 64).array(),
+        badFile(SharedPipeDescriptor.HEAD_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, 64).array(),
                 "corrupt positions");
 
         Files.delete(file);
@@ -391,15 +390,15 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void aCorruptRecordLengthIsAnExceptionNotAWildAccess() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096);
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             out.write(new byte[10]);
             out.flush();
-            patch(SharedPipeFile.HEADER_SIZE, intBytes(0x3fff_ff00)); // the first record's length
+            patch(SharedPipeDescriptor.HEADER_SIZE, intBytes(0x3fff_ff00)); // the first record's length
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> in.read(new byte[4096]));
             assertTrue(e.getMessage().contains("corrupt") && e.getMessage().contains("record header"), e.getMessage());
-            patch(SharedPipeFile.HEADER_SIZE, intBytes(10));
-            patch(SharedPipeFile.C_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
+            patch(SharedPipeDescriptor.HEADER_SIZE, intBytes(10));
+            patch(SharedPipeDescriptor.C_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
                     .putLong(0, 1L << 40).array());
             assertEquals(10, in.read(new byte[4096]), "prefetched before the scribble: still fine");
             IllegalStateException c = assertThrows(IllegalStateException.class, () -> in.read(new byte[4096]));
@@ -431,8 +430,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         SharedYPipe.createWriter(file, 4096).close();
         assertEquals(0, handlesOnFile());
         for (int i = 0; i < 1000; i++) {
-            SharedYPipe out = SharedYPipe.builder(file).openWriter();
-            SharedYPipe in = SharedYPipe.openReader(file);
+            SharedPipeWriter out = SharedYPipe.builder(file).openWriter();
+            SharedPipeReader in = SharedYPipe.openReader(file);
             if (i == 0) {
                 assertEquals(2_000_002, handlesOnFile(), "two lock descriptors, two mappings while open");
             }
@@ -476,8 +475,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         assertThrows(NullPointerException.class, () -> SharedYPipe.builder(null));
         assertThrows(NullPointerException.class, () -> SharedYPipe.builder(file).readerPolicy(null));
         assertThrows(NullPointerException.class, () -> SharedYPipe.builder(file).peerCheck(1, null));
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 256);
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 256);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             IllegalArgumentException len = assertThrows(IllegalArgumentException.class,
                     () -> out.write(new byte[125]));
             assertTrue(len.getMessage().contains("length") && len.getMessage().contains("124"), len.getMessage());
@@ -492,18 +491,28 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             IllegalArgumentException dst = assertThrows(IllegalArgumentException.class, () -> in.read(new byte[10]));
             assertTrue(dst.getMessage().contains("dst.length 10"), dst.getMessage());
             assertEquals(20, in.read(new byte[20]), "the message stayed");
-            IllegalStateException side = assertThrows(IllegalStateException.class, () -> in.write(new byte[1]));
-            assertTrue(side.getMessage().contains("reader") && side.getMessage().contains("writer"), side.getMessage());
-            assertThrows(IllegalStateException.class, () -> out.read(new byte[1]));
-            assertThrows(IllegalStateException.class, () -> out.awaitMessage());
-            assertThrows(IllegalStateException.class, () -> in.flush());
+        }
+    }
+
+    /** Each side's type has its side's operations only: a reader's write does not compile. */
+    @Test
+    void eachSideHasOnlyItsOwnOperations() {
+        java.util.Set<String> writerOnly = java.util.Set.of("write", "claim", "claimBuffer", "commit", "unwrite",
+                "flush", "awaitSpace");
+        java.util.Set<String> readerOnly = java.util.Set.of("read", "readBatch", "checkRead", "awaitMessage",
+                "isEndOfStream");
+        for (java.lang.reflect.Method m : SharedPipeReader.class.getMethods()) {
+            assertFalse(writerOnly.contains(m.getName()), "the reader has " + m);
+        }
+        for (java.lang.reflect.Method m : SharedPipeWriter.class.getMethods()) {
+            assertFalse(readerOnly.contains(m.getName()), "the writer has " + m);
         }
     }
 
     @Test
     void operationsAfterCloseThrowIllegalState() throws Exception {
-        SharedYPipe out = SharedYPipe.createWriter(file, 4096);
-        SharedYPipe in = SharedYPipe.openReader(file);
+        SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+        SharedPipeReader in = SharedYPipe.openReader(file);
         out.close();
         in.close();
         out.close(); // idempotent
@@ -521,8 +530,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void closeFromAnotherThreadEndsAWaitingReader() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
-            SharedYPipe in = slowPeerCheck().openReader();
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
+            SharedPipeReader in = slowPeerCheck().openReader();
             AtomicReference<Throwable> got = new AtomicReference<>();
             Thread reader = new Thread(() -> {
                 try {
@@ -533,7 +542,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             }, "closed-reader");
             reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
             reader.start();
-            awaitSleepBit(SharedPipeFile.READER_SLEEP_AT, reader);
+            awaitSleepBit(SharedPipeDescriptor.READER_SLEEP_AT, reader);
             in.close();
             reader.join(5_000);
             assertFalse(reader.isAlive(), "close did not wake the waiting reader");
@@ -550,9 +559,9 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void closeRacingAReaderOnItsWayIntoTheFutexEndsTheWait() throws Exception {
         java.util.Random jitter = new java.util.Random(42);
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 4096)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             for (int round = 0; round < 1000; round++) {
-                SharedYPipe in = slowPeerCheck().openReader();
+                SharedPipeReader in = slowPeerCheck().openReader();
                 AtomicReference<Throwable> got = new AtomicReference<>();
                 Thread reader = new Thread(() -> {
                     try {
@@ -564,7 +573,7 @@ class SharedYPipeTest extends SharedPipeFileFixture {
                 reader.setDaemon(true);
                 reader.start();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while ((wordOfFile(SharedPipeFile.READER_SLEEP_AT) & 1) == 0) {
+                while ((wordOfFile(SharedPipeDescriptor.READER_SLEEP_AT) & 1) == 0) {
                     assertTrue(System.nanoTime() < deadline, "round " + round + ": the sleep bit never rose");
                     Thread.onSpinWait();
                 }
@@ -584,8 +593,8 @@ class SharedYPipeTest extends SharedPipeFileFixture {
 
     @Test
     void claimCommitUnwriteAndBatches() throws Exception {
-        try (SharedYPipe out = SharedYPipe.createWriter(file, 1024);
-                SharedYPipe in = SharedYPipe.openReader(file)) {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
             int at = out.claim(3);
             out.claimBuffer().put(at, (byte) 7).put(at + 1, (byte) 8).put(at + 2, (byte) 9);
             out.commit(false);

@@ -83,13 +83,13 @@ public final class SharedWordsRaces {
         final ByteBuffer shared = Slots.next();
         final long base = Futex.address(shared);
         final SharedWords.Sleep readerSleep =
-                new SharedWords.Sleep(shared, SharedPipeFile.READER_SLEEP_AT, SharedPipeFile.READER_WAKE_AT);
-        final SharedWords.Wake writerWakesReader = new SharedWords.Wake(shared, SharedPipeFile.READER_SLEEP_AT,
-                SharedPipeFile.READER_WAKE_AT, base + SharedPipeFile.READER_WAKE_AT);
+                new SharedWords.Sleep(shared, SharedPipeDescriptor.READER_SLEEP_AT, SharedPipeDescriptor.READER_WAKE_AT);
+        final SharedWords.Wake writerWakesReader = new SharedWords.Wake(shared, SharedPipeDescriptor.READER_SLEEP_AT,
+                SharedPipeDescriptor.READER_WAKE_AT, base + SharedPipeDescriptor.READER_WAKE_AT);
         final SharedWords.Sleep writerSleep =
-                new SharedWords.Sleep(shared, SharedPipeFile.WRITER_SLEEP_AT, SharedPipeFile.WRITER_WAKE_AT);
-        final SharedWords.Wake readerWakesWriter = new SharedWords.Wake(shared, SharedPipeFile.WRITER_SLEEP_AT,
-                SharedPipeFile.WRITER_WAKE_AT, base + SharedPipeFile.WRITER_WAKE_AT);
+                new SharedWords.Sleep(shared, SharedPipeDescriptor.WRITER_SLEEP_AT, SharedPipeDescriptor.WRITER_WAKE_AT);
+        final SharedWords.Wake readerWakesWriter = new SharedWords.Wake(shared, SharedPipeDescriptor.WRITER_SLEEP_AT,
+                SharedPipeDescriptor.WRITER_WAKE_AT, base + SharedPipeDescriptor.WRITER_WAKE_AT);
 
         /** The writer's record: a plain store, published by the flush. */
         void writeRecord() {
@@ -103,16 +103,16 @@ public final class SharedWordsRaces {
 
         /** The writer's flush of [0, F): c, then the look at the reader's sleep counter. */
         boolean flush() {
-            SharedWords.publish(shared, SharedPipeFile.C_AT, F);
+            SharedWords.publish(shared, SharedPipeDescriptor.C_AT, F);
             return writerWakesReader.ifAsleep();
         }
 
         /** The reader finding nothing at 0: arm, then c again; the end it saw. */
         long readerLooksThenArms() {
-            long seen = SharedWords.position(shared, SharedPipeFile.C_AT);
+            long seen = SharedWords.position(shared, SharedPipeDescriptor.C_AT);
             if (seen == 0) {
                 readerSleep.arm();
-                seen = SharedWords.positionAfterArm(shared, SharedPipeFile.C_AT);
+                seen = SharedWords.positionAfterArm(shared, SharedPipeDescriptor.C_AT);
             }
             return seen;
         }
@@ -174,7 +174,7 @@ public final class SharedWordsRaces {
                 if (left <= 0) {
                     break;
                 }
-                futex.await(base + SharedPipeFile.READER_WAKE_AT, readerSleep.seq(), left);
+                futex.await(base + SharedPipeDescriptor.READER_WAKE_AT, readerSleep.seq(), left);
                 seen = readerLooksThenArms();
             }
             r.r1 = seen == F ? recordVisible() : 0;
@@ -197,18 +197,18 @@ public final class SharedWordsRaces {
     public static class HeadVsWaitingWriter extends Base {
         @Actor
         public void reader(II_Result r) {
-            SharedWords.publish(shared, SharedPipeFile.HEAD_AT, F);
+            SharedWords.publish(shared, SharedPipeDescriptor.HEAD_AT, F);
             r.r1 = readerWakesWriter.ifAsleep() ? 0 : 1;
         }
 
         @Actor
         public void writer(II_Result r) {
-            if (SharedWords.position(shared, SharedPipeFile.HEAD_AT) >= F) {
+            if (SharedWords.position(shared, SharedPipeDescriptor.HEAD_AT) >= F) {
                 r.r2 = 2;
                 return;
             }
             writerSleep.arm();
-            r.r2 = SharedWords.positionAfterArm(shared, SharedPipeFile.HEAD_AT) == F ? 3 : 1;
+            r.r2 = SharedWords.positionAfterArm(shared, SharedPipeDescriptor.HEAD_AT) == F ? 3 : 1;
         }
     }
 
@@ -228,7 +228,7 @@ public final class SharedWordsRaces {
 
         @Actor
         public void writer() {
-            SharedPipeFile.INT.setRelease(shared, SharedPipeFile.WRITER_AT, SharedPipeFile.CLOSED); // markClosed
+            SharedPipeDescriptor.INT.setRelease(shared, SharedPipeDescriptor.WRITER_AT, SharedPipeDescriptor.CLOSED); // markClosed
             writerWakesReader.always();
         }
 
@@ -239,11 +239,11 @@ public final class SharedWordsRaces {
                 r.r1 = 2; // nothing is ever flushed here
                 return;
             }
-            if ((int) SharedPipeFile.INT.getAcquire(shared, SharedPipeFile.WRITER_AT) == SharedPipeFile.CLOSED) {
+            if ((int) SharedPipeDescriptor.INT.getAcquire(shared, SharedPipeDescriptor.WRITER_AT) == SharedPipeDescriptor.CLOSED) {
                 r.r1 = 1;
                 return;
             }
-            futex.await(base + SharedPipeFile.READER_WAKE_AT, readerSleep.seq(), TIMEOUT_NANOS);
+            futex.await(base + SharedPipeDescriptor.READER_WAKE_AT, readerSleep.seq(), TIMEOUT_NANOS);
             r.r2 = System.nanoTime() - start >= TIMEOUT_NANOS ? 1 : 0;
         }
     }

@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
+import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.YSemaphore;
 import org.ysuite.bench.support.Msg;
@@ -64,7 +65,7 @@ public class MessageSize {
             pipe = new OffHeapYPipe(RING);
             wake = new YSemaphore();
             payload = new byte[size.size];
-            OffHeapYPipe.MessageHandler handler = handler(size.size);
+            MessageHandler handler = handler(size.size);
             consumer = Partner.start("size-reader", () -> {
                 if (pipe.readBatch(handler) == 0) {
                     wake.await();
@@ -73,7 +74,7 @@ public class MessageSize {
         }
 
         /** The reader's handler: copies each message out (the copying path's second copy). */
-        OffHeapYPipe.MessageHandler handler(int size) {
+        MessageHandler handler(int size) {
             byte[] dst = new byte[size];
             return (buf, off, len) -> buf.get(off, dst, 0, len);
         }
@@ -116,7 +117,7 @@ public class MessageSize {
         long sum;
 
         @Override
-        OffHeapYPipe.MessageHandler handler(int size) {
+        MessageHandler handler(int size) {
             ring = pipe.claimBuffer(); // the ring the writer claims into (setup made the pipe)
             return (buf, off, len) -> sum += buf.get(off) + buf.get(off + len - 1);
         }

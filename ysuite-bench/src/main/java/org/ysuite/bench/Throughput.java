@@ -35,6 +35,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
+import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
@@ -133,7 +134,7 @@ public class Throughput {
         public void setup() {
             pipe = new OffHeapYPipe(64 * 1024);
             wake = new YSemaphore();
-            OffHeapYPipe.MessageHandler handler = (buf, off, len) -> sum += buf.getLong(off);
+            MessageHandler handler = (buf, off, len) -> sum += buf.getLong(off);
             consumer = Partner.start("offheap-reader", () -> {
                 if (pipe.readBatch(handler) == 0) {
                     wake.await();

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.function.Consumer;
+import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
@@ -174,7 +175,7 @@ class OffHeapPipeExample {
                 boolean[] end = new boolean[1];
                 // Each message is bytes [offset, offset + length) of the ring, valid until the
                 // handler returns. The ring comes in NATIVE byte order: use absolute gets at offset.
-                OffHeapYPipe.MessageHandler handler = (ring, offset, length) -> {
+                MessageHandler handler = (ring, offset, length) -> {
                     if (length == 0) {                         // the writer's "no more orders"
                         end[0] = true;
                         return;

@@ -5,7 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import org.ysuite.OffHeapYPipe;
+import org.ysuite.MessageHandler;
 
 /**
  * The outbound side of a {@link MessageStream}: drains the writers' pipes into buffers of at most
@@ -21,7 +21,7 @@ import org.ysuite.OffHeapYPipe;
  * fail it) or not writable (Netty's water marks: a slow peer fills the writers' windows); the
  * pipes stay listed and are drained when that changes. Every method runs on the event loop.
  */
-final class FrameEncoder extends ChannelInboundHandlerAdapter implements OffHeapYPipe.MessageHandler {
+final class FrameEncoder extends ChannelInboundHandlerAdapter implements MessageHandler {
 
     /** Bytes drained in one go before the loop lets its other work run. */
     static final int DRAIN_BUDGET = 1 << 20;

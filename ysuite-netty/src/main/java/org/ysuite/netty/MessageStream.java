@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YSemaphore;
@@ -417,7 +418,7 @@ public final class MessageStream implements AutoCloseable {
      * @throws IOException as {@link #receive(byte[])} does
      * @throws InterruptedException if the thread is interrupted while waiting
      */
-    public int receiveBatch(OffHeapYPipe.MessageHandler handler) throws IOException, InterruptedException {
+    public int receiveBatch(MessageHandler handler) throws IOException, InterruptedException {
         Objects.requireNonNull(handler, "handler");
         for (;;) {
             int n = readBatchOnce(handler);
@@ -445,7 +446,7 @@ public final class MessageStream implements AutoCloseable {
         return n;
     }
 
-    private int readBatchOnce(OffHeapYPipe.MessageHandler h) throws IOException {
+    private int readBatchOnce(MessageHandler h) throws IOException {
         boolean done = false;
         try {
             int n = inbound.readBatch(h);

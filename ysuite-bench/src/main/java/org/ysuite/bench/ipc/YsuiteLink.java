@@ -3,6 +3,8 @@ package org.ysuite.bench.ipc;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import org.ysuite.SharedPipeReader;
+import org.ysuite.SharedPipeWriter;
 import org.ysuite.SharedYPipe;
 import org.ysuite.WaitPolicy;
 
@@ -18,11 +20,11 @@ final class YsuiteLink implements Link {
 
     private static final int CAPACITY = 1 << 20;
 
-    private final SharedYPipe out;
-    private SharedYPipe in;
+    private final SharedPipeWriter out;
+    private SharedPipeReader in;
     private final WaitPolicy policy;
 
-    private YsuiteLink(SharedYPipe out, SharedYPipe in, WaitPolicy policy) {
+    private YsuiteLink(SharedPipeWriter out, SharedPipeReader in, WaitPolicy policy) {
         this.out = out;
         this.in = in;
         this.policy = policy;
@@ -52,7 +54,7 @@ final class YsuiteLink implements Link {
 
     static Link connect(Path dir, String spins) throws IOException {
         WaitPolicy policy = WaitPolicy.spinThenPark(Integer.parseInt(spins));
-        SharedYPipe in = pipe(dir.resolve("to-child"), policy).openReader();
+        SharedPipeReader in = pipe(dir.resolve("to-child"), policy).openReader();
         try {
             return new YsuiteLink(pipe(dir.resolve("to-parent"), policy).createWriter(), in, policy);
         } catch (IOException | RuntimeException e) {

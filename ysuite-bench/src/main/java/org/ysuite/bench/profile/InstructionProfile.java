@@ -2,6 +2,7 @@ package org.ysuite.bench.profile;
 
 import java.util.function.Consumer;
 import org.jctools.queues.MpscBlockingConsumerArrayQueue;
+import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
@@ -78,7 +79,7 @@ public final class InstructionProfile {
             case "offheap": {
                 try (OffHeapYPipe pipe = new OffHeapYPipe(64 * 1024)) {
                     byte[] payload = new byte[8];
-                    OffHeapYPipe.MessageHandler h = (buf, off, len) -> sum[0] += buf.getLong(off);
+                    MessageHandler h = (buf, off, len) -> sum[0] += buf.getLong(off);
                     for (long i = 0; i < warm + n; i++) {
                         pipe.write(payload);
                         pipe.flush();

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.ysuite.PeerGoneException;
 import org.ysuite.PipeSideTakenException;
+import org.ysuite.SharedPipeReader;
 import org.ysuite.SharedYPipe;
 
 /**
@@ -69,7 +70,7 @@ public final class Consumer {
         long count = 0;
         long bytes = 0;
         long start = 0;
-        try (SharedYPipe pipe = open(file, waitSeconds)) {
+        try (SharedPipeReader pipe = open(file, waitSeconds)) {
             out.println("Consumer: opened " + file);
             out.flush();
             while (awaitMessage(pipe, out, count)) {                 // false: the producer closed, all was read
@@ -97,7 +98,7 @@ public final class Consumer {
     }
 
     /** {@link SharedYPipe#awaitMessage()}, saying how far it got if the producer died. */
-    private static boolean awaitMessage(SharedYPipe pipe, PrintStream out, long count) throws Exception {
+    private static boolean awaitMessage(SharedPipeReader pipe, PrintStream out, long count) throws Exception {
         try {
             return pipe.awaitMessage();
         } catch (PeerGoneException e) {
@@ -117,7 +118,7 @@ public final class Consumer {
     }
 
     /** Opens the reader side, waiting for the producer to have created the file. */
-    private static SharedYPipe open(Path file, int waitSeconds) throws IOException {
+    private static SharedPipeReader open(Path file, int waitSeconds) throws IOException {
         try {
             return SharedYPipe.builder(file)
                     .awaitFile(waitSeconds, TimeUnit.SECONDS)   // the producer may start later

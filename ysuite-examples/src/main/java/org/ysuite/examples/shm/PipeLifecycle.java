@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.PipeSideTakenException;
+import org.ysuite.SharedPipeReader;
+import org.ysuite.SharedPipeWriter;
 import org.ysuite.SharedYPipe;
 
 /** A pipe file's whole life: a consumer that may start first, a producer that may run again. */
@@ -25,7 +27,7 @@ public final class PipeLifecycle {
      * @throws InterruptedException if interrupted while waiting for space
      */
     public static void produce(Path file, String... messages) throws IOException, InterruptedException {
-        try (SharedYPipe out = SharedYPipe.builder(file)
+        try (SharedPipeWriter out = SharedYPipe.builder(file)
                 .capacity(1 << 20)
                 .replaceStale()                    // a file no live process holds is replaced
                 .createWriter()) {                 // (a live one: PipeSideTakenException)
@@ -51,7 +53,7 @@ public final class PipeLifecycle {
      */
     public static List<String> consume(Path file) throws IOException, InterruptedException {
         List<String> received = new ArrayList<>();
-        try (SharedYPipe in = SharedYPipe.builder(file)
+        try (SharedPipeReader in = SharedYPipe.builder(file)
                 .awaitFile(30, TimeUnit.SECONDS)  // the producer may start later
                 .openReader()) {
             byte[] buf = new byte[in.maxMessageLength()];

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.zip.CRC32;
+import org.ysuite.SharedPipeWriter;
 import org.ysuite.SharedYPipe;
 
 /**
@@ -59,7 +60,7 @@ public final class Producer {
         byte[] msg = new byte[Orders.MAX];
         CRC32 crc = new CRC32();
         long bytes = 0;
-        try (SharedYPipe pipe = SharedYPipe.builder(file).capacity(CAPACITY)
+        try (SharedPipeWriter pipe = SharedYPipe.builder(file).capacity(CAPACITY)
                 .replaceStale()                     // a file an earlier run left, held by nobody, is replaced
                 .createWriter()) {
             out.println("Producer: created " + file);

@@ -1,0 +1,248 @@
+package org.ysuite;
+
+import static org.ysuite.RecordDescriptor.HEADER_BYTES;
+import static org.ysuite.RecordDescriptor.PADDING;
+import static org.ysuite.RecordDescriptor.recordSize;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The record ring both byte pipes run: {@link OffHeapYPipe} over direct memory, the shared pipe
+ * over a mapped file. It holds no position: the pipes keep theirs (OffHeapYPipe in its padded
+ * heap fields) and pass them in, so the ring is the algorithm over the buffer, written once, and
+ * adds no shared state. Records are {@link RecordDescriptor}'s; positions count bytes and never
+ * wrap, {@link #index} maps them into the buffer.
+ *
+ * <p>This class trusts the records it reads: {@link OffHeapYPipe}'s ring is written only by its
+ * own writer. {@link CheckedRecordRing} checks every record against the ring and a limit, for a
+ * file another process can write.
+ *
+ * <p>Memory ordering is the caller's: every access here is plain, and the pipes publish records
+ * by the release (or volatile) store of their flush position and reuse bytes only after the
+ * acquire of the reader's head.
+ */
+class RecordRing {
+
+    /** Smallest ring capacity in bytes. */
+    static final int MIN_CAPACITY = 256;
+    /** Largest ring capacity in bytes. */
+    static final int MAX_CAPACITY = 1 << 30;
+
+    private static final VarHandle HEADER =
+            MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+    /** The ring's bytes; accessed with absolute indexes only. */
+    final ByteBuffer buffer;
+    final int capacity;
+    final int maxMessageLength;
+    private final int mask;
+    /** The claim buffer handed to the writer. */
+    private final ByteBuffer writerView;
+    /** The read-only view handed to handlers. */
+    private final ByteBuffer readerView;
+
+    /**
+     * A ring over all of {@code buffer}, whose capacity must be a power of two in
+     * [{@value #MIN_CAPACITY}, {@value #MAX_CAPACITY}] (checked by the callers' own checks).
+     */
+    RecordRing(ByteBuffer buffer) {
+        this.capacity = checkCapacity(buffer.capacity());
+        this.buffer = buffer.order(ByteOrder.nativeOrder());
+        this.mask = capacity - 1;
+        this.maxMessageLength = RecordDescriptor.maxLength(capacity);
+        this.writerView = buffer.duplicate().order(ByteOrder.nativeOrder());
+        this.readerView = buffer.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
+    }
+
+    /** Checks a ring capacity: a power of two in [MIN_CAPACITY, MAX_CAPACITY]. */
+    static int checkCapacity(int capacityBytes) {
+        if (capacityBytes < MIN_CAPACITY || capacityBytes > MAX_CAPACITY
+                || Integer.bitCount(capacityBytes) != 1) {
+            throw new IllegalArgumentException("capacityBytes must be a power of two in ["
+                    + MIN_CAPACITY + ", " + MAX_CAPACITY + "]: " + capacityBytes);
+        }
+        return capacityBytes;
+    }
+
+    /** Throws unless a message of {@code length} bytes can ever go through this ring. */
+    final void checkLength(int length) {
+        if (length < 0 || length > maxMessageLength) {
+            throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
+                    + "] for a ring of " + capacity + " bytes: " + length);
+        }
+    }
+
+    /** The buffer index of {@code position}. */
+    final int index(long position) {
+        return (int) position & mask;
+    }
+
+    /** Bytes a message of {@code length} takes at {@code position}, with the padding it needs. */
+    final long footprint(long position, int length) {
+        int size = recordSize(length);
+        int toEnd = capacity - index(position);
+        return size <= toEnd ? size : (long) toEnd + size;
+    }
+
+    /** The header at {@code position}, read once (plain). */
+    final int headerAt(long position) {
+        return (int) HEADER.get(buffer, index(position));
+    }
+
+    /**
+     * The end of the record at {@code position} whose header is {@code header}. This ring trusts
+     * the header; {@link CheckedRecordRing} checks it and that the record ends by {@code limit}
+     * (what was flushed, or written).
+     */
+    long recordEnd(long position, int header, long limit) {
+        return header == PADDING
+                ? position + (capacity - index(position))
+                : position + recordSize(RecordDescriptor.length(header));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Writer
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Writer: where a message of {@code length} starts when the ring's end is at {@code tail}
+     * (room checked by the caller): at tail, or, if it does not fit before the buffer's end, at
+     * the beginning after a padding record written at tail (plain: published by the flush).
+     */
+    final long start(long tail, int length) {
+        int toEnd = capacity - index(tail);
+        if (recordSize(length) > toEnd) {
+            HEADER.set(buffer, index(tail), PADDING);
+            return tail + toEnd;
+        }
+        return tail;
+    }
+
+    /** Writer: copies a payload into the record at {@code start}. */
+    final void put(long start, byte[] src, int offset, int length) {
+        buffer.put(index(start) + HEADER_BYTES, src, offset, length);
+    }
+
+    /** Writer: copies {@code src}'s remaining bytes into the record at {@code start}. */
+    final void put(long start, ByteBuffer src, int length) {
+        buffer.put(index(start) + HEADER_BYTES, src, src.position(), length);
+    }
+
+    /**
+     * Writer: seals the record at {@code start} (plain store of its header: the flush that
+     * publishes the record orders it).
+     *
+     * @return the record's end
+     */
+    final long seal(long start, int length, boolean incomplete) {
+        HEADER.set(buffer, index(start), RecordDescriptor.header(length, incomplete));
+        return start + recordSize(length);
+    }
+
+    /** Writer: the index in {@link #claimView()} of the payload of the record at {@code start}. */
+    final int payloadIndex(long start) {
+        return index(start) + HEADER_BYTES;
+    }
+
+    /** Writer: the claim buffer, reset to the whole ring in native order. */
+    final ByteBuffer claimView() {
+        return wholeRing(writerView);
+    }
+
+    /**
+     * Writer, unwrite: the position of the last message record in [from, to), or -1 if there are
+     * only padding records.
+     */
+    final long lastMessage(long from, long to) {
+        long last = -1;
+        for (long pos = from; pos != to; ) {
+            int header = headerAt(pos);
+            if (header != PADDING) {
+                last = pos;
+            }
+            pos = recordEnd(pos, header, to);
+        }
+        return last;
+    }
+
+    /** Writer, unwrite: the end of the last complete message in [from, to), or {@code from}. */
+    final long lastCompleteEnd(long from, long to) {
+        long end = from;
+        for (long pos = from; pos != to; ) {
+            int header = headerAt(pos);
+            pos = recordEnd(pos, header, to);
+            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
+                end = pos;
+            }
+        }
+        return end;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Reader
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Reader: copies the payload of the record at {@code position}, whose header (read once) is
+     * {@code header}, into {@code dst}.
+     *
+     * @return the payload's length
+     * @throws IllegalArgumentException if {@code dst} is shorter than the payload
+     */
+    final int copy(long position, int header, byte[] dst) {
+        return RecordDescriptor.copyPayload(buffer, index(position), header, dst);
+    }
+
+    /** How a {@link #drain} moves its reader on. */
+    interface Reader {
+        /**
+         * The record before {@code next} has been consumed (handed over, or padding).
+         *
+         * @return true to stop the batch (the pipe is closing)
+         */
+        boolean consumedTo(long next);
+    }
+
+    /**
+     * Reader: hands the messages in [{@code from}, {@code end}) to {@code handler}, each as a view
+     * into the ring, telling {@code reader} after each record (a handler's exception propagates
+     * after its record counted as consumed). {@code from != end}; {@code header} is the header at
+     * {@code from}, already read. Each header is read once.
+     *
+     * @return how many messages were handed over
+     */
+    final int drain(long from, long end, int header, MessageHandler handler, Reader reader) {
+        int n = 0;
+        long pos = from;
+        for (;;) {
+            long next = recordEnd(pos, header, end);
+            boolean stop;
+            if (header != PADDING) {
+                try {
+                    // Reset per call: the previous handler may have moved position or limit.
+                    handler.onMessage(wholeRing(readerView), index(pos) + HEADER_BYTES,
+                            RecordDescriptor.length(header));
+                } finally {
+                    stop = reader.consumedTo(next);
+                }
+                n++;
+            } else {
+                stop = reader.consumedTo(next);
+            }
+            pos = next;
+            if (stop || pos == end) {
+                return n;
+            }
+            header = headerAt(pos);
+        }
+    }
+
+    /** Puts a view back to the whole ring in native order (no allocation: a few field stores). */
+    static ByteBuffer wholeRing(ByteBuffer view) {
+        view.clear();
+        return view.order(ByteOrder.nativeOrder());
+    }
+}

@@ -1,0 +1,62 @@
+package org.ysuite;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The layout of the shared pipe's file (drawn in {@link SharedYPipe}): the header's fields, the
+ * shared words' offsets, the side states, and the views that access them. The ring after the
+ * header holds {@link RecordDescriptor}'s records. Native byte order throughout.
+ */
+final class SharedPipeDescriptor {
+
+    private SharedPipeDescriptor() {
+    }
+
+    /** "YSPIPE01" read as a native-order long. */
+    static final long MAGIC = ByteBuffer.wrap("YSPIPE01".getBytes(StandardCharsets.US_ASCII))
+            .order(ByteOrder.nativeOrder()).getLong();
+    /** 2: the shared words are single-writer positions and sleep/wake counters (no flag bits). */
+    static final int VERSION = 2;
+    static final int HEADER_SIZE = 4096;
+
+    static final int MAGIC_AT = 0;
+    static final int VERSION_AT = 8;
+    static final int HEADER_SIZE_AT = 12;
+    static final int CAPACITY_AT = 16;
+    /** Each side's record: state (int), pid (int), start time in epoch ms (long, -1 unknown). */
+    static final int WRITER_AT = 64;
+    static final int READER_AT = 96;
+    /*
+     * The shared words, each written by one side only, 128 bytes apart where they are hot (their
+     * own cache lines, and the adjacent-line prefetch). See SharedWords for the protocol.
+     */
+    /** Writer's: the end of the last flush (a position). */
+    static final int C_AT = 128;
+    /** Reader's: how far it has consumed (a position). */
+    static final int HEAD_AT = 256;
+    /** Reader's: its sleep counter (long), odd while it is (going) asleep. */
+    static final int READER_SLEEP_AT = 384;
+    /** Reader's: the futex word (int) a writer waiting for space sleeps on; the reader bumps it. */
+    static final int WRITER_WAKE_AT = 392;
+    /** Writer's: its sleep counter (long), odd while it waits for space. */
+    static final int WRITER_SLEEP_AT = 512;
+    /** Writer's: the futex word (int) the reader sleeps on; the writer bumps it. */
+    static final int READER_WAKE_AT = 520;
+
+    static final int FREE = 0;
+    static final int OPEN = 1;
+    static final int CLOSED = 2;
+
+    static final VarHandle INT =
+            MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    static final VarHandle LONG =
+            MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
+    static boolean isKnownState(int state) {
+        return state == FREE || state == OPEN || state == CLOSED;
+    }
+}
