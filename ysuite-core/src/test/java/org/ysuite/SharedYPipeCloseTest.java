@@ -22,26 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 class SharedYPipeCloseTest extends SharedPipeFileFixture {
 
-    /** Sleepers that check their peer once an hour: a wait that ends was woken. */
-    private SharedYPipe.Builder slowPeerCheck() {
-        return SharedYPipe.builder(file).peerCheck(1, TimeUnit.HOURS)
-                .readerPolicy(WaitPolicy.purePark()).writerPolicy(WaitPolicy.purePark());
-    }
-
-    private long wordOfFile(int offset) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            ch.read(b, offset);
-            return b.getLong(0);
-        }
-    }
-
-    private void patchInt(int offset, int v) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, v), offset);
-        }
-    }
-
     /** Spins (bounded) until the sleep counter at {@code offset} is odd, then a random jitter. */
     private void awaitArmedThenJitter(int offset, Random jitter, int round) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -27,65 +27,11 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
-/** {@link SharedYPipe} with both sides in this JVM (the OFD locks make them two owners). */
+/** The shared pipe's file and both sides together, in this JVM (the OFD locks make them two owners). */
 class SharedYPipeTest extends SharedPipeFileFixture {
 
-    /** A builder whose sleepers check their peer rarely: a wait that ends must have been woken. */
-    private SharedYPipe.Builder slowPeerCheck() {
-        return SharedYPipe.builder(file).peerCheck(1, TimeUnit.HOURS)
-                .readerPolicy(WaitPolicy.purePark()).writerPolicy(WaitPolicy.purePark());
-    }
 
-    /** Reads a long of the file through a channel of its own (the page cache is shared). */
-    private long wordOfFile(int offset) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            ch.read(b, offset);
-            return b.getLong(0);
-        }
-    }
 
-    /**
-     * Waits (yielding, bounded) until bit 0 of the word is up and the sleeper's native thread
-     * (found by its name in /proc/self/task) is asleep in the kernel: a JNI call shows as
-     * RUNNABLE to Java, so the thread's own state says nothing.
-     */
-    private void awaitSleepBit(int offset, Thread sleeper) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((wordOfFile(offset) & 1) == 0 || !nativeThreadSleeps(sleeper.getName())) {
-            if (System.nanoTime() > deadline) {
-                fail("the sleep bit at " + offset + " never rose, or " + sleeper.getName() + " never slept");
-            }
-            Thread.yield();
-        }
-    }
-
-    private static boolean nativeThreadSleeps(String name) throws IOException {
-        String comm = name.length() > 15 ? name.substring(0, 15) : name;
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : tasks.collect(Collectors.toList())) {
-                try {
-                    if (Files.readString(task.resolve("comm")).trim().equals(comm)) {
-                        String stat = Files.readString(task.resolve("stat"));
-                        return stat.charAt(stat.lastIndexOf(')') + 2) == 'S';
-                    }
-                } catch (IOException gone) {
-                    // a thread that ended meanwhile
-                }
-            }
-        }
-        throw new AssertionError("no native thread named " + comm);
-    }
-
-    private void patch(int offset, byte[] bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(bytes), offset);
-        }
-    }
-
-    private static byte[] intBytes(int v) {
-        return ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, v).array();
-    }
 
     @Test
     void createsA0600FileOfHeaderPlusCapacity() throws Exception {
@@ -99,34 +45,6 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         }
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(List.of(file), files.collect(Collectors.toList()), "no temporary file is left");
-        }
-    }
-
-    @Test
-    void roundTripOfRandomSizesAndContentsInOneThread() throws Exception {
-        SplittableRandom random = new SplittableRandom(42);
-        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
-                SharedPipeReader in = SharedYPipe.openReader(file)) {
-            byte[] dst = new byte[in.maxMessageLength()];
-            for (int round = 0; round < 2000; round++) {
-                byte[][] sent = new byte[1 + random.nextInt(6)][];
-                int n = 0;
-                for (; n < sent.length; n++) {
-                    byte[] m = new byte[random.nextInt(out.maxMessageLength() / 3 + 1)];
-                    random.nextBytes(m);
-                    if (!out.write(m)) {
-                        break;
-                    }
-                    sent[n] = m;
-                }
-                out.flush();
-                for (int i = 0; i < n; i++) {
-                    int len = in.read(dst);
-                    assertEquals(sent[i].length, len, "round " + round + " message " + i);
-                    assertArrayEquals(sent[i], java.util.Arrays.copyOf(dst, len));
-                }
-                assertEquals(-1, in.read(dst));
-            }
         }
     }
 
@@ -168,113 +86,6 @@ class SharedYPipeTest extends SharedPipeFileFixture {
             writer.join(30_000);
             assertFalse(writer.isAlive());
             assertEquals(null, failure.get());
-        }
-    }
-
-    @Test
-    void aSleepingReaderIsWokenByTheFlush() throws Exception {
-        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
-                SharedPipeReader in = slowPeerCheck().openReader()) {
-            CountDownLatch started = new CountDownLatch(1);
-            AtomicReference<Object> got = new AtomicReference<>();
-            Thread reader = new Thread(() -> {
-                started.countDown();
-                try {
-                    got.set(in.awaitMessage() ? in.read(new byte[16]) : "end");
-                } catch (Throwable t) {
-                    got.set(t);
-                }
-            }, "sleeping-reader");
-            reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
-            reader.start();
-            assertTrue(started.await(10, TimeUnit.SECONDS));
-            awaitSleepBit(SharedPipeDescriptor.READER_SLEEP_AT, reader);
-            assertTrue(out.write(new byte[5]));
-            assertFalse(out.flush(), "the flush must find the reader asleep (and wake it)");
-            reader.join(5_000);
-            assertFalse(reader.isAlive(), "the reader slept through the flush's wake-up");
-            assertEquals(5, got.get());
-            assertTrue(out.flush(), "nothing new: no wake-up");
-        }
-    }
-
-    @Test
-    void aVirtualThreadReaderParksInSlicesAndSeesTheFlush() throws Exception {
-        VirtualThreadsTest.assumeVirtualThreads();
-        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
-                SharedPipeReader in = slowPeerCheck().openReader()) {
-            AtomicReference<Object> got = new AtomicReference<>();
-            Thread reader = VirtualThreadsTest.newVirtualThread("virtual-reader", () -> {
-                try {
-                    got.set(in.awaitMessage() ? in.read(new byte[16]) : "end");
-                } catch (Throwable t) {
-                    got.set(t);
-                }
-            });
-            reader.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while ((wordOfFile(SharedPipeDescriptor.READER_SLEEP_AT) & 1) == 0) {
-                assertTrue(System.nanoTime() < deadline, "the virtual reader never went asleep");
-                Thread.yield();
-            }
-            assertTrue(out.write(new byte[7]));
-            assertFalse(out.flush(), "the flush must find the reader asleep");
-            reader.join(5_000);
-            assertFalse(reader.isAlive(), "the virtual reader did not see the flush (it parks in slices of at most 1 ms)");
-            assertEquals(7, got.get());
-        }
-    }
-
-    @Test
-    void aWriterWaitingForSpaceIsWokenByTheReader() throws Exception {
-        try (SharedPipeWriter out = slowPeerCheck().capacity(256).createWriter();
-                SharedPipeReader in = slowPeerCheck().openReader()) {
-            byte[] m = new byte[60];
-            int written = 0;
-            while (out.write(m)) {
-                written++;
-            }
-            out.flush();
-            AtomicReference<Object> got = new AtomicReference<>();
-            Thread writer = new Thread(() -> {
-                try {
-                    out.awaitSpace(m.length);
-                    got.set(out.write(m));
-                } catch (Throwable t) {
-                    got.set(t);
-                }
-            }, "waiting-writer");
-            writer.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
-            writer.start();
-            awaitSleepBit(SharedPipeDescriptor.WRITER_SLEEP_AT, writer);
-            assertEquals(60, in.read(new byte[64]));
-            writer.join(5_000);
-            assertFalse(writer.isAlive(), "the writer slept through the reader's wake-up");
-            assertEquals(Boolean.TRUE, got.get());
-            assertTrue(written > 1);
-        }
-    }
-
-    @Test
-    void aWriterWaitingForSpaceLearnsThatTheReaderClosedOrDied() throws Exception {
-        try (SharedPipeWriter out = SharedYPipe.builder(file).capacity(256)
-                .peerCheck(20, TimeUnit.MILLISECONDS).createWriter()) {
-            SharedPipeReader in = SharedYPipe.openReader(file);
-            while (out.write(new byte[60])) {
-                // fill the ring
-            }
-            out.flush();
-            assertFalse(out.awaitSpace(60, 50, TimeUnit.MILLISECONDS), "no room while the reader is alive");
-            in.close();
-            PeerGoneException closed = assertThrows(PeerGoneException.class,
-                    () -> out.awaitSpace(60, 10, TimeUnit.SECONDS));
-            assertTrue(closed.getMessage().contains("reader") && closed.getMessage().contains("closed"),
-                    closed.getMessage());
-            // A death as the file shows it: the reader's lock is gone but its side is still OPEN.
-            patch(SharedPipeDescriptor.READER_AT, intBytes(SharedPipeDescriptor.OPEN));
-            PeerGoneException died = assertThrows(PeerGoneException.class,
-                    () -> out.awaitSpace(60, 10, TimeUnit.SECONDS));
-            assertTrue(died.getMessage().contains("reader") && died.getMessage().contains("died"), died.getMessage());
         }
     }
 
@@ -386,24 +197,6 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         openFails("not a regular file");
         Files.delete(file);
         openFails("no pipe file");
-    }
-
-    @Test
-    void aCorruptRecordLengthIsAnExceptionNotAWildAccess() throws Exception {
-        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
-                SharedPipeReader in = SharedYPipe.openReader(file)) {
-            out.write(new byte[10]);
-            out.flush();
-            patch(SharedPipeDescriptor.HEADER_SIZE, intBytes(0x3fff_ff00)); // the first record's length
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> in.read(new byte[4096]));
-            assertTrue(e.getMessage().contains("corrupt") && e.getMessage().contains("record header"), e.getMessage());
-            patch(SharedPipeDescriptor.HEADER_SIZE, intBytes(10));
-            patch(SharedPipeDescriptor.C_AT, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder())
-                    .putLong(0, 1L << 40).array());
-            assertEquals(10, in.read(new byte[4096]), "prefetched before the scribble: still fine");
-            IllegalStateException c = assertThrows(IllegalStateException.class, () -> in.read(new byte[4096]));
-            assertTrue(c.getMessage().contains("corrupt") && c.getMessage().contains("c is"), c.getMessage());
-        }
     }
 
     /** The descriptors of this process that point at the pipe file, and its mappings of it. */
@@ -526,92 +319,5 @@ class SharedYPipeTest extends SharedPipeFileFixture {
         assertThrows(IllegalStateException.class, () -> in.awaitMessage());
         assertTrue(out.isClosed() && in.isClosed());
         assertNotNull(out.toString());
-    }
-
-    @Test
-    void closeFromAnotherThreadEndsAWaitingReader() throws Exception {
-        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
-            SharedPipeReader in = slowPeerCheck().openReader();
-            AtomicReference<Throwable> got = new AtomicReference<>();
-            Thread reader = new Thread(() -> {
-                try {
-                    in.awaitMessage();
-                } catch (Throwable t) {
-                    got.set(t);
-                }
-            }, "closed-reader");
-            reader.setDaemon(true); // a thread stuck by a failed test cannot keep the JVM alive
-            reader.start();
-            awaitSleepBit(SharedPipeDescriptor.READER_SLEEP_AT, reader);
-            in.close();
-            reader.join(5_000);
-            assertFalse(reader.isAlive(), "close did not wake the waiting reader");
-            assertTrue(got.get() instanceof IllegalStateException, String.valueOf(got.get()));
-            assertTrue(out.write(new byte[1]));
-        }
-    }
-
-    /**
-     * A close that lands between the reader raising its sleep bit and entering FUTEX_WAIT must
-     * still end the wait (the wait's slice here is an hour): close, in as many rounds, as soon as
-     * the bit is up.
-     */
-    @Test
-    void closeRacingAReaderOnItsWayIntoTheFutexEndsTheWait() throws Exception {
-        java.util.Random jitter = new java.util.Random(42);
-        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
-            for (int round = 0; round < 1000; round++) {
-                SharedPipeReader in = slowPeerCheck().openReader();
-                AtomicReference<Throwable> got = new AtomicReference<>();
-                Thread reader = new Thread(() -> {
-                    try {
-                        in.awaitMessage();
-                    } catch (Throwable t) {
-                        got.set(t);
-                    }
-                }, "racing-reader");
-                reader.setDaemon(true);
-                reader.start();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while ((wordOfFile(SharedPipeDescriptor.READER_SLEEP_AT) & 1) == 0) {
-                    assertTrue(System.nanoTime() < deadline, "round " + round + ": the sleep bit never rose");
-                    Thread.onSpinWait();
-                }
-                // (from the second round on the bit is still up from the last: the jitter spreads
-                // the close over the reader's way in, guard, look, sleep)
-                long until = System.nanoTime() + jitter.nextInt(100_000);
-                while (System.nanoTime() < until) {
-                    Thread.onSpinWait();
-                }
-                in.close();
-                reader.join(5_000);
-                assertFalse(reader.isAlive(), "round " + round + ": close did not end the waiting reader");
-                assertTrue(got.get() instanceof IllegalStateException, String.valueOf(got.get()));
-            }
-        }
-    }
-
-    @Test
-    void claimCommitUnwriteAndBatches() throws Exception {
-        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
-                SharedPipeReader in = SharedYPipe.openReader(file)) {
-            int at = out.claim(3);
-            out.claimBuffer().put(at, (byte) 7).put(at + 1, (byte) 8).put(at + 2, (byte) 9);
-            out.commit(false);
-            assertTrue(out.write(ByteBuffer.wrap(new byte[] {1, 2}), true));
-            assertTrue(out.unwrite(), "the incomplete part is taken back");
-            assertTrue(out.write(new byte[] {5}));
-            out.flush();
-            assertFalse(out.unwrite(), "everything written was flushed");
-            byte[][] got = new byte[2][];
-            int[] n = {0};
-            assertEquals(2, in.readBatch((b, off, len) -> {
-                got[n[0]] = new byte[len];
-                b.get(off, got[n[0]++]);
-            }));
-            assertArrayEquals(new byte[] {7, 8, 9}, got[0]);
-            assertArrayEquals(new byte[] {5}, got[1]);
-            assertFalse(in.checkRead());
-        }
     }
 }
