@@ -57,6 +57,11 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         // the two words start at zero (open, idle, head 0), which every thread sees.
     }
 
+    /** {@link RecordRing#checkCapacity}, for the constructors' argument checks. */
+    static int checkCapacity(int capacityBytes) {
+        return RecordRing.checkCapacity(capacityBytes);
+    }
+
     @Override
     final void freeMemory() {
         memory.free();

@@ -115,7 +115,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      */
     @Deprecated
     public OffHeapYPipe(int capacityBytes, int spinIterations) {
-        this(RecordRing.checkCapacity(capacityBytes), WaitPolicy.defaultPolicy(),
+        this(checkCapacity(capacityBytes), WaitPolicy.defaultPolicy(),
                 Waits.spinPolicy(spinIterations));
     }
 
@@ -162,7 +162,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of two
      */
     public static int maxMessageLength(int capacityBytes) {
-        return RecordDescriptor.maxLength(RecordRing.checkCapacity(capacityBytes));
+        return RecordDescriptor.maxLength(checkCapacity(capacityBytes));
     }
 
     /**
