@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YSemaphore;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -39,7 +39,7 @@ public final class YSemaphoreRaces {
     @State
     public static class DoublePostVsAwait {
 
-        private final YSemaphore semaphore = new YSemaphore(Signaler.PURE_PARK);
+        private final YSemaphore semaphore = new YSemaphore(WaitPolicy.purePark());
         private volatile long postedAt;
         private long startedAt;
         private long returnedAt;
@@ -83,7 +83,7 @@ public final class YSemaphoreRaces {
     @State
     public static class SignalVsAwait {
 
-        private final YSemaphore semaphore = new YSemaphore(Signaler.PURE_PARK);
+        private final YSemaphore semaphore = new YSemaphore(WaitPolicy.purePark());
         private volatile long postedAt;
         private long startedAt;
         private long returnedAt;
@@ -124,7 +124,7 @@ public final class YSemaphoreRaces {
     @State
     public static class SignalVsAwaitTimeout {
 
-        private final YSemaphore semaphore = new YSemaphore(Signaler.PURE_PARK);
+        private final YSemaphore semaphore = new YSemaphore(WaitPolicy.purePark());
         private volatile long postedAt;
         private long startedAt;
         private long returnedAt;
