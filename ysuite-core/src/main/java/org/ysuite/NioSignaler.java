@@ -51,26 +51,14 @@ public final class NioSignaler extends WakeupSignaler {
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64);
 
     /**
-     * Opens a signaler whose owner waits as {@link WaitPolicy#defaultPolicy()} says.
+     * Opens a signaler whose owner, in {@code poll}, parks at once ({@link WaitPolicy#purePark()},
+     * as every signaler's default: the reader in front of it spins; see {@code docs/design.md},
+     * "Who spins where").
      *
      * @throws UncheckedIOException if the pipe cannot be opened
      */
     public NioSignaler() {
-        this(WaitPolicy.defaultPolicy());
-    }
-
-    /**
-     * Opens a signaler.
-     *
-     * @param spinIterations spins before the owner parks in {@code poll}; {@code 0} parks at once
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
-     * @throws UncheckedIOException if the pipe cannot be opened
-     * @deprecated use {@link #NioSignaler(WaitPolicy)} with
-     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
-     */
-    @Deprecated
-    public NioSignaler(int spinIterations) {
-        this(Waits.spinPolicy(spinIterations));
+        this(WaitPolicy.purePark());
     }
 
     /**

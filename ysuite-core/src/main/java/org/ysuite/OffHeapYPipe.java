@@ -98,28 +98,6 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     }
 
     /**
-     * Creates a pipe whose ring holds {@code capacityBytes} bytes; a writer waiting for space
-     * spins {@code spinIterations} times before it parks, the reader waits as
-     * {@link WaitPolicy#defaultPolicy()} says.
-     *
-     * @param capacityBytes the ring's size: a power of two from {@value #MIN_CAPACITY_BYTES} to
-     *     {@value #MAX_CAPACITY_BYTES}
-     * @param spinIterations how many times a writer waiting for space spins before it parks;
-     *     {@code 0} parks at once
-     * @throws IllegalArgumentException if {@code capacityBytes} is out of range or not a power of
-     *     two, or {@code spinIterations} is negative
-     * @deprecated use {@link #OffHeapYPipe(int, WaitPolicy, WaitPolicy)} with
-     *     {@link WaitPolicy#defaultPolicy()} for the reader and
-     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)} for the
-     *     writer
-     */
-    @Deprecated
-    public OffHeapYPipe(int capacityBytes, int spinIterations) {
-        this(checkCapacity(capacityBytes), WaitPolicy.defaultPolicy(),
-                Waits.spinPolicy(spinIterations));
-    }
-
-    /**
      * Creates a pipe whose ring holds {@code capacityBytes} bytes; its reader and a writer
      * waiting for space both wait as {@code policy} says (for an
      * {@link WaitPolicy#adaptive() adaptive} policy, give each side its own with

@@ -45,6 +45,8 @@ abstract class PipeReaderPositions extends PipePad1 {
     long r;
     /** Reader: how long the reader spins on c before it swaps in ASLEEP (set by the constructor). */
     WaitPolicy readerPolicy;
+    /** Reader: the spin phase of its wait, over c (see {@link SpinWait}). */
+    PipeReaderSpin readerSpin;
     /** Reader: pauses before its first look at c after a batch ({@link BatchDelay}). */
     int batchPauses;
 }
@@ -143,6 +145,10 @@ abstract class PipeProtocol extends PipePad3 {
 
     static {
         BatchDelay.preload(); // with the pipe, not at its reader's first look
+    }
+
+    PipeProtocol() {
+        readerSpin = new PipeReaderSpin(this);
     }
 
     /**
@@ -288,27 +294,43 @@ abstract class PipeProtocol extends PipePad3 {
     abstract long itemsBetween(long from, long to);
 
     /**
-     * Reader, nothing new at its first look: spins on acquire loads of c for the policy's rounds,
-     * then swaps c to ASLEEP. Returns the last value of c seen; {@code front} means the swap
-     * succeeded and the reader is asleep.
+     * Reader, nothing new at its first look: spins on acquire loads of c as the reader's policy
+     * allows ({@link SpinWait}), then swaps c to ASLEEP. Returns the last value of c seen;
+     * {@code front} means the swap succeeded and the reader is asleep.
      */
     private long spinThenSleep() {
-        WaitPolicy policy = readerPolicy;
-        int limit = policy.spins();
-        for (int round = 1; round <= limit; round++) {
-            Thread.onSpinWait();
-            long seen = getAcquireC();
-            if (seen != front) {
-                batchPauses = BatchDelay.afterSpin(batchPauses);
-                policy.spun(round);
-                return seen;
-            }
+        PipeReaderSpin spin = readerSpin;
+        if (spin.spin(readerPolicy)) {
+            batchPauses = BatchDelay.afterSpin(batchPauses);
+            return spin.seen;
         }
         batchPauses = 0;
-        policy.parked();
         // Acquire CAS: swaps c to ASLEEP only if nothing was flushed past front, atomically with
         // that check, so a racing flush either lands first (we see its end, with acquire) or
         // finds ASLEEP (and its caller signals us).
         return casAcquireC(front, ASLEEP);
+    }
+}
+
+/**
+ * One look of a pipe reader's spin phase: has c moved away from front? Acquire loads only (see
+ * {@link PipeProtocol#checkReadPositions()} for why the spin needs no atomic); the value seen is
+ * kept for the caller. A final class, so the JIT inlines {@link #ready()} into
+ * {@link SpinWait#spin(WaitPolicy)}.
+ */
+final class PipeReaderSpin extends SpinWait {
+    private final PipeProtocol pipe;
+    /** The last value of c this reader saw; read by the reader after a successful spin. */
+    long seen;
+
+    PipeReaderSpin(PipeProtocol pipe) {
+        this.pipe = pipe;
+    }
+
+    @Override
+    boolean ready() {
+        long c = pipe.getAcquireC(); // acquire: pairs with the release of c in flushPositions
+        seen = c;
+        return c != pipe.front;
     }
 }

@@ -18,25 +18,6 @@ package org.ysuite;
 public interface Signaler {
 
     /**
-     * Spin iterations for a pure-park wait: the waiting thread parks at once.
-     *
-     * @deprecated use {@link WaitPolicy#purePark()} with the constructors that take a
-     *     {@link WaitPolicy}
-     */
-    @Deprecated
-    int PURE_PARK = 0;
-
-    /**
-     * Default number of {@link Thread#onSpinWait()} iterations a blocking wait spins before it
-     * parks (a few microseconds on current x86 parts).
-     *
-     * @deprecated use {@link WaitPolicy#defaultPolicy()} (its spin count is
-     *     {@link WaitPolicy#DEFAULT_SPINS})
-     */
-    @Deprecated
-    int DEFAULT_SPIN_ITERATIONS = WaitPolicy.DEFAULT_SPINS;
-
-    /**
      * Fires signal {@code id}, waking the owner if it is asleep.
      *
      * @param id the signal to fire, {@code 0 <= id < capacity()}

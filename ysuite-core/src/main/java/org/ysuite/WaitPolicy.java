@@ -45,9 +45,12 @@ import java.lang.invoke.MethodType;
  *
  * <p>A policy is used by the one thread that waits on the object it was given to (a pipe's
  * reader, a signaler's owner). The fixed policies are immutable and may be shared freely; an
- * adaptive policy keeps a hint of recent waits in a plain field, so give each waiting side its
- * own ({@link #adaptive()} returns a new one each time): a shared one stays correct, it only
- * adapts to the mix.
+ * adaptive policy keeps a hint of recent waits in plain fields, so give each waiting side its
+ * own: {@link #adaptive()} returns a new one each time, and {@link #newState()} returns, for any
+ * policy, one of the same kind with the state of a waiter that has not waited yet (the policy
+ * itself when it keeps no state). A component that makes waiters of its own, one per writer
+ * thread say, takes one policy from its user and gives each waiter {@code policy.newState()}. A
+ * shared adaptive policy stays correct; it only adapts to the mix of its waiters.
  *
  * <h2>Virtual threads</h2>
  * Every policy knows where it runs: when the waiting thread is a virtual thread (JDK 21+),
@@ -141,6 +144,18 @@ public abstract class WaitPolicy {
         }
         return new AdaptiveSpin(maxSpins);
     }
+
+    /**
+     * Returns a policy of the same kind for one more waiting side, with the state of a waiter
+     * that has not waited yet: a policy that keeps no state ({@link #defaultPolicy()},
+     * {@link #purePark()}, {@link #spinThenPark(int)}) returns itself; an {@link #adaptive(int)}
+     * one returns a new adaptive policy with the same maximum. Cheap, but it may allocate: call
+     * it when a waiter is made (a writer thread's first use, a reader's construction), never on
+     * a wait's path.
+     *
+     * @return a policy to be used by one waiting side
+     */
+    public abstract WaitPolicy newState();
 
     /**
      * Returns how many rounds the wait that starts now, on the calling thread, may spin before it
@@ -248,10 +263,7 @@ public abstract class WaitPolicy {
     public void parked() {
     }
 
-    /**
-     * The most rounds a wait under this policy spins: what the deprecated {@code spinIterations()}
-     * getters report.
-     */
+    /** The most rounds a wait under this policy spins (0: it never spins). */
     abstract int maxSpins();
 
     /** A fixed spin, then park. */
@@ -270,6 +282,11 @@ public abstract class WaitPolicy {
         @Override
         int maxSpins() {
             return spins;
+        }
+
+        @Override
+        public WaitPolicy newState() {
+            return this; // immutable: one instance serves every waiter
         }
 
         @Override
@@ -314,6 +331,11 @@ public abstract class WaitPolicy {
         @Override
         int maxSpins() {
             return maxSpins;
+        }
+
+        @Override
+        public WaitPolicy newState() {
+            return new AdaptiveSpin(maxSpins);
         }
 
         @Override

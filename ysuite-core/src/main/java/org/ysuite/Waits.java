@@ -35,31 +35,6 @@ final class Waits {
     }
 
     /**
-     * Checks a constructor's spin count.
-     *
-     * @param spinIterations the number of {@link Thread#onSpinWait()} iterations before parking
-     * @return {@code spinIterations}
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
-     */
-    static int checkSpinIterations(int spinIterations) {
-        if (spinIterations < 0) {
-            throw new IllegalArgumentException("spinIterations must be >= 0: " + spinIterations);
-        }
-        return spinIterations;
-    }
-
-    /**
-     * The policy of a deprecated constructor that takes a spin count.
-     *
-     * @param spinIterations the number of {@link Thread#onSpinWait()} iterations before parking
-     * @return {@link WaitPolicy#spinThenPark(int) spinThenPark(spinIterations)}
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
-     */
-    static WaitPolicy spinPolicy(int spinIterations) {
-        return WaitPolicy.spinThenPark(checkSpinIterations(spinIterations));
-    }
-
-    /**
      * Checks a constructor's waiting policy.
      *
      * @param policy the policy

@@ -51,7 +51,7 @@ import java.util.function.Consumer;
 public final class YMailbox<T> {
 
     private final Signaler signaler;
-    private final PollableSignaler pollable; // the same object, or null if it cannot be polled
+    final PollableSignaler pollable; // the same object, or null if it cannot be polled
 
     /** Copy-on-write list of writers; the volatile read in the reader acquires each new one. */
     private volatile Writer<?>[] writers = new Writer<?>[0];
@@ -59,14 +59,19 @@ public final class YMailbox<T> {
     /** Set by {@link #close()} after every pipe is closed (a reader that sees it sees that). */
     private volatile boolean closed;
 
-    private final WaitPolicy readerPolicy;
+    final WaitPolicy readerPolicy;
     /** Reader: pauses before its first look over the awake pipes ({@link BatchDelay}). */
     private int batchPauses;
 
     /** The reader's side: which pipes the next round visits. Owned by the reader thread. */
     private final MailboxRounds rounds;
+    /** The spin phase of the reader's wait, over its awake pipes (see {@link SpinWait}). */
+    private final AwakeSpin awakeSpin = new AwakeSpin();
 
-    /** Creates a mailbox over a new {@link YPollset} with the default spin. */
+    /**
+     * Creates a mailbox over a new {@link YPollset}: the reader spins over its awake pipes as
+     * {@link WaitPolicy#defaultPolicy()} says, then parks on the pollset at once (its default).
+     */
     public YMailbox() {
         this(new YPollset());
     }
@@ -89,6 +94,10 @@ public final class YMailbox<T> {
      * {@link #poll(Consumer)}, spins over them as {@code readerPolicy} says before it puts them
      * to sleep and waits on the signaler. While it spins, the writers of those pipes flush without
      * signalling.
+     *
+     * <p>The reader's spin is this policy's alone: give the signaler a policy that does not
+     * spin (every signaler's default, {@link WaitPolicy#purePark()}), or the reader spins
+     * again in the signaler's {@code poll} before it parks.
      *
      * @param signaler the signaler the writers fire; a {@link PollableSignaler} lets the reader
      *     block in {@link #poll(Consumer)}
@@ -236,20 +245,32 @@ public final class YMailbox<T> {
             batchPauses = readerPolicy.neverSpins() ? 0 : BatchDelay.afterLook(delay, n);
             return n;
         }
-        WaitPolicy policy = readerPolicy;
-        int limit = policy.spins();
-        for (int spin = 1; spin <= limit; spin++) {
-            Thread.onSpinWait();
-            n = rounds.drain(writers, handler, false);
-            if (n > 0) {
+        AwakeSpin spin = awakeSpin;
+        spin.handler = handler;
+        try {
+            if (spin.spin(readerPolicy)) {
                 batchPauses = BatchDelay.afterSpin(delay);
-                policy.spun(spin);
-                return n;
+                return spin.found;
             }
+        } finally {
+            spin.handler = null; // keeps no reference to the caller's handler between polls
         }
         batchPauses = 0;
-        policy.parked();
         return 0;
+    }
+
+    /** One look of the reader's spin phase: one round over the awake pipes, none put to sleep. */
+    private final class AwakeSpin extends SpinWait {
+        /** The handler of the poll that spins; set around the spin, on the reader thread. */
+        Consumer<? super T> handler;
+        /** Messages the successful round handed over. */
+        int found;
+
+        @Override
+        boolean ready() {
+            found = rounds.drain(writers, handler, false);
+            return found > 0;
+        }
     }
 
     /**

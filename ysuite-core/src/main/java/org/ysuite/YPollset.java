@@ -20,7 +20,9 @@ import java.util.function.IntConsumer;
  * owner takes it is the same signal. Firing a signal happens-before the owner's return from the
  * call that takes it.
  *
- * <p>A waiting owner spins as its {@link WaitPolicy} allows, then sets the word's sleep bit and parks. {@code signal} sets its bit and clears the sleep bit
+ * <p>A waiting owner spins as its {@link WaitPolicy} allows (by default not at all: the
+ * readers in front of it spin), then sets the word's sleep bit and parks. {@code signal} sets
+ * its bit and clears the sleep bit
  * in one atomic step, and calls {@link LockSupport#unpark(Thread)} only if the sleep bit was set:
  * signalling a busy owner costs one compare-and-set and no system call.
  *
@@ -116,11 +118,14 @@ public final class YPollset implements PollableSignaler {
     }
 
     /**
-     * Creates a pollset whose waits follow {@link WaitPolicy#defaultPolicy()}. No signal is
-     * fired.
+     * Creates a pollset whose owner parks at once, {@link WaitPolicy#purePark()}: behind the
+     * pipes it wakes the reader of (a {@link YMailbox}, pipes of one's own) the readers have
+     * spun already (see {@code docs/design.md}, "Who spins where"). An owner that waits on the
+     * pollset alone and wants a spin passes a policy to {@link #YPollset(WaitPolicy)}. No signal
+     * is fired.
      */
     public YPollset() {
-        this(WaitPolicy.defaultPolicy());
+        this(WaitPolicy.purePark());
     }
 
     /**
@@ -136,37 +141,12 @@ public final class YPollset implements PollableSignaler {
     }
 
     /**
-     * Creates a pollset with the given spin count. No signal is fired.
-     *
-     * @param spinIterations how many {@link Thread#onSpinWait()} iterations a wait spins before
-     *     it parks, {@code >= 0}; {@code 0} parks at once
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
-     * @deprecated use {@link #YPollset(WaitPolicy)} with
-     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
-     */
-    @Deprecated
-    public YPollset(int spinIterations) {
-        this(Waits.spinPolicy(spinIterations));
-    }
-
-    /**
      * Returns the owner's waiting policy.
      *
      * @return the policy given at construction
      */
     public WaitPolicy waitPolicy() {
         return policy;
-    }
-
-    /**
-     * Returns the most spin iterations a wait performs before parking.
-     *
-     * @return the policy's spin count
-     * @deprecated use {@link #waitPolicy()}
-     */
-    @Deprecated
-    public int spinIterations() {
-        return policy.maxSpins();
     }
 
     /**

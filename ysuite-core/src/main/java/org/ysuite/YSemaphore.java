@@ -18,7 +18,9 @@ import java.util.function.IntConsumer;
  * is the same signal. Firing a signal happens-before the owner's return from the call that takes
  * it, so anything the signalling thread wrote before {@code signal} is visible to the owner after.
  *
- * <p>A waiting owner first spins as its {@link WaitPolicy} allows, then parks. {@code signal} costs one atomic exchange, and calls
+ * <p>A waiting owner first spins as its {@link WaitPolicy} allows (by default not at all:
+ * the pipe's reader in front of it spins), then parks. {@code signal} costs one atomic exchange,
+ * and calls
  * {@link LockSupport#unpark(Thread)} only when the owner is asleep or about to be.
  *
  * <p>Blocking methods follow {@code java.util.concurrent}: an interrupted owner gets an
@@ -103,11 +105,14 @@ public final class YSemaphore implements PollableSignaler {
     }
 
     /**
-     * Creates a semaphore whose waits follow {@link WaitPolicy#defaultPolicy()}. No signal is
-     * fired.
+     * Creates a semaphore whose owner parks at once, {@link WaitPolicy#purePark()}: behind a
+     * {@link YPipe} (the documented use) the pipe's reader has spun already, and a second spin
+     * here could only catch a flush that the first one just missed (see {@code docs/design.md},
+     * "Who spins where"). An owner that waits on the semaphore alone and wants a spin passes a
+     * policy to {@link #YSemaphore(WaitPolicy)}. No signal is fired.
      */
     public YSemaphore() {
-        this(WaitPolicy.defaultPolicy());
+        this(WaitPolicy.purePark());
     }
 
     /**
@@ -123,37 +128,12 @@ public final class YSemaphore implements PollableSignaler {
     }
 
     /**
-     * Creates a semaphore with the given spin count. No signal is fired.
-     *
-     * @param spinIterations how many {@link Thread#onSpinWait()} iterations a wait spins before
-     *     it parks, {@code >= 0}; {@code 0} parks at once
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
-     * @deprecated use {@link #YSemaphore(WaitPolicy)} with
-     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
-     */
-    @Deprecated
-    public YSemaphore(int spinIterations) {
-        this(Waits.spinPolicy(spinIterations));
-    }
-
-    /**
      * Returns the owner's waiting policy.
      *
      * @return the policy given at construction
      */
     public WaitPolicy waitPolicy() {
         return policy;
-    }
-
-    /**
-     * Returns the most spin iterations a wait performs before parking.
-     *
-     * @return the policy's spin count
-     * @deprecated use {@link #waitPolicy()}
-     */
-    @Deprecated
-    public int spinIterations() {
-        return policy.maxSpins();
     }
 
     /**

@@ -32,8 +32,8 @@ import org.ysuite.internal.Posix;
  * </ul>
  *
  * <h2>The owner's own wait</h2>
- * {@link #poll(java.util.function.IntConsumer)} does not block in {@code poll(2)}: it spins
- * briefly, then parks the thread, and the signaller that finds it parked unparks it instead of
+ * {@link #poll(java.util.function.IntConsumer)} does not block in {@code poll(2)}: it spins as
+ * its {@link WaitPolicy} allows (by default not at all), then parks the thread, and the signaller that finds it parked unparks it instead of
  * writing the descriptor. A Java thread blocked in a native call cannot be interrupted, whereas a
  * parked one can, so {@code poll} ends with {@link InterruptedException} at once; and an unpark is
  * cheaper than write + poll + read. The descriptor is for external pollers.
@@ -89,29 +89,21 @@ public final class YSocketPair extends WakeupSignaler {
     /** Closes the descriptors exactly once: from {@link #close()} or, if forgotten, after GC. */
     private final Cleaner.Cleanable cleanable;
 
-    /** Opens a socketpair signaler whose owner waits as {@link WaitPolicy#defaultPolicy()} says. */
-    public YSocketPair() {
-        this(Kind.SOCKETPAIR, WaitPolicy.defaultPolicy());
-    }
-
     /**
-     * Opens a socketpair signaler.
+     * Opens a socketpair signaler whose owner, in {@code poll}, parks at once
+     * ({@link WaitPolicy#purePark()}, as every signaler's default: the reader in front of it
+     * spins; see {@code docs/design.md}, "Who spins where").
      *
-     * @param spinIterations spins before the owner parks in {@code poll}; {@code 0} parks at once
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
      * @throws UnsupportedOperationException if not on Linux
      * @throws IllegalStateException if the descriptors cannot be created (e.g. {@code EMFILE})
-     * @deprecated use {@link #YSocketPair(Kind, WaitPolicy)} with {@link Kind#SOCKETPAIR} and
-     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
      */
-    @Deprecated
-    public YSocketPair(int spinIterations) {
-        this(Kind.SOCKETPAIR, Waits.spinPolicy(spinIterations));
+    public YSocketPair() {
+        this(Kind.SOCKETPAIR, WaitPolicy.purePark());
     }
 
     /**
-     * Opens a signaler of the given kind whose owner waits as {@link WaitPolicy#defaultPolicy()}
-     * says.
+     * Opens a signaler of the given kind whose owner, in {@code poll}, parks at once
+     * ({@link WaitPolicy#purePark()}, as every signaler's default).
      *
      * @param kind socketpair or eventfd
      * @throws NullPointerException if {@code kind} is null
@@ -119,24 +111,7 @@ public final class YSocketPair extends WakeupSignaler {
      * @throws IllegalStateException if the descriptors cannot be created
      */
     public YSocketPair(Kind kind) {
-        this(kind, WaitPolicy.defaultPolicy());
-    }
-
-    /**
-     * Opens a signaler of the given kind.
-     *
-     * @param kind socketpair or eventfd
-     * @param spinIterations spins before the owner parks in {@code poll}; {@code 0} parks at once
-     * @throws NullPointerException if {@code kind} is null
-     * @throws IllegalArgumentException if {@code spinIterations} is negative
-     * @throws UnsupportedOperationException if not on Linux
-     * @throws IllegalStateException if the descriptors cannot be created
-     * @deprecated use {@link #YSocketPair(Kind, WaitPolicy)} with
-     *     {@link WaitPolicy#spinThenPark(int) WaitPolicy.spinThenPark(spinIterations)}
-     */
-    @Deprecated
-    public YSocketPair(Kind kind, int spinIterations) {
-        this(kind, Waits.spinPolicy(spinIterations));
+        this(kind, WaitPolicy.purePark());
     }
 
     /**

@@ -38,7 +38,7 @@ class FieldLayoutTest {
     void ypipeGroupsNeverShareALine() {
         assertApart(YPipe.class,
                 "writer: w f tail backChunk backPos freeChunks",
-                "reader: front r readerPolicy batchPauses frontChunk frontPos clearedPos batchReader",
+                "reader: front r readerPolicy readerSpin batchPauses frontChunk frontPos clearedPos batchReader",
                 "shared c: c closedAt",
                 "shared spares: spares");
     }
@@ -47,7 +47,7 @@ class FieldLayoutTest {
     void offHeapYPipeGroupsNeverShareALine() {
         assertApart(OffHeapYPipe.class,
                 "writer: w f tail headCache claimStart claimLength claimThread writerWord",
-                "reader: front r readerPolicy batchPauses",
+                "reader: front r readerPolicy readerSpin batchPauses",
                 "shared c: c closedAt",
                 "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader",
                 "final: capacity maxMessageLength memory records consumedStep writerPolicy roomWait");

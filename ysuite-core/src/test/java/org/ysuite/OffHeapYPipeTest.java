@@ -240,7 +240,7 @@ class OffHeapYPipeTest {
             assertTrue(e.getMessage().contains("capacityBytes") && e.getMessage().contains("256")
                     && e.getMessage().contains("1073741824"), e.getMessage());
         }
-        assertThrows(IllegalArgumentException.class, () -> new OffHeapYPipe(256, -1));
+        assertThrows(NullPointerException.class, () -> new OffHeapYPipe(256, (WaitPolicy) null));
         try (OffHeapYPipe pipe = new OffHeapYPipe(256)) {
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> pipe.write(new byte[125]));
@@ -335,7 +335,7 @@ class OffHeapYPipeTest {
 
     @Test
     void awaitSpaceTimesOutWhenTheReaderDoesNotRead() throws InterruptedException {
-        try (OffHeapYPipe pipe = new OffHeapYPipe(256, Signaler.PURE_PARK)) {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.purePark())) {
             while (pipe.write(new byte[28])) {
                 // fill
             }
@@ -350,8 +350,8 @@ class OffHeapYPipeTest {
 
     @Test
     void theReaderWakesAWriterThatSleptOnAFullPipe() throws Exception {
-        for (int spin : new int[] {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS}) {
-            try (OffHeapYPipe pipe = new OffHeapYPipe(256, spin)) {
+        for (int spin : new int[] {0, WaitPolicy.DEFAULT_SPINS}) {
+            try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.defaultPolicy(), WaitPolicy.spinThenPark(spin))) {
                 while (pipe.write(new byte[28])) {
                     // fill
                 }
@@ -381,7 +381,7 @@ class OffHeapYPipeTest {
 
     @Test
     void closeWakesAWriterWaitingForSpace() throws Exception {
-        OffHeapYPipe pipe = new OffHeapYPipe(256, Signaler.PURE_PARK);
+        OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.purePark());
         while (pipe.write(new byte[28])) {
             // fill
         }
@@ -407,7 +407,7 @@ class OffHeapYPipeTest {
 
     @Test
     void interruptEndsAWaitForSpace() throws Exception {
-        try (OffHeapYPipe pipe = new OffHeapYPipe(256, Signaler.PURE_PARK)) {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.purePark())) {
             while (pipe.write(new byte[28])) {
                 // fill
             }

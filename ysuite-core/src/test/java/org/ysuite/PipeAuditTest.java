@@ -203,7 +203,7 @@ class PipeAuditTest {
 
     @Test
     void yMailboxRejectsCheckAndPollFromInsideItsHandler() throws InterruptedException {
-        YMailbox<Integer> mailbox = new YMailbox<>(new YPollset(Signaler.PURE_PARK));
+        YMailbox<Integer> mailbox = new YMailbox<>(new YPollset(WaitPolicy.purePark()));
         YMailbox.Writer<Integer> a = mailbox.newWriter();
         YMailbox.Writer<Integer> b = mailbox.newWriter();
         for (int i = 0; i < 3; i++) {
@@ -283,7 +283,7 @@ class PipeAuditTest {
 
     @Test
     void aWriterWokenSpuriouslyThatFindsRoomLowersItsFlag() throws Throwable {
-        try (OffHeapYPipe pipe = new OffHeapYPipe(256, Signaler.PURE_PARK)) {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.purePark())) {
             int count = 0;
             while (pipe.write(message(count, 28))) {
                 count++;
@@ -325,7 +325,7 @@ class PipeAuditTest {
     @Test
     void aZeroTimeoutChecksOnceWithoutSpinning() {
         // Integer.MAX_VALUE spins would take tens of seconds: the watchdog catches any spin.
-        try (OffHeapYPipe pipe = new OffHeapYPipe(256, Integer.MAX_VALUE)) {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.defaultPolicy(), WaitPolicy.spinThenPark(Integer.MAX_VALUE))) {
             assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
                 assertTrue(pipe.awaitSpace(28, 0, TimeUnit.SECONDS), "an empty ring has room");
                 while (pipe.write(message(0, 28))) {

@@ -20,37 +20,37 @@ class PipeStressTest {
     static final Duration WATCHDOG = Duration.ofMinutes(30);
 
     @ParameterizedTest(name = "spinIterations={0}")
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
+    @ValueSource(ints = {0, WaitPolicy.DEFAULT_SPINS})
     void yPipe(int spin) throws Throwable {
-        PipeWorkload.yPipe("YPipe+YSemaphore", MESSAGES, new YSemaphore(spin)).run(WATCHDOG, null);
+        PipeWorkload.yPipe("YPipe+YSemaphore", MESSAGES, new YSemaphore(WaitPolicy.spinThenPark(spin))).run(WATCHDOG, null);
     }
 
     @ParameterizedTest(name = "spinIterations={0}")
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
+    @ValueSource(ints = {0, WaitPolicy.DEFAULT_SPINS})
     void offHeapYPipe(int spin) throws Throwable {
-        try (OffHeapYPipe pipe = new OffHeapYPipe(1 << 16, spin)) {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(1 << 16, WaitPolicy.defaultPolicy(), WaitPolicy.spinThenPark(spin))) {
             PipeWorkload.offHeap("OffHeapYPipe", MESSAGES, pipe, spin).run(WATCHDOG, null);
         }
     }
 
     @ParameterizedTest(name = "spinIterations={0}")
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
+    @ValueSource(ints = {0, WaitPolicy.DEFAULT_SPINS})
     void yMailboxThreeWritersOverYPollset(int spin) throws Throwable {
-        PipeWorkload.mailbox("YMailbox(3 writers)", MESSAGES, new YMailbox<>(new YPollset(spin)), 3)
+        PipeWorkload.mailbox("YMailbox(3 writers)", MESSAGES, new YMailbox<>(new YPollset(WaitPolicy.spinThenPark(spin))), 3)
                 .run(WATCHDOG, null);
     }
 
     @ParameterizedTest(name = "spinIterations={0}")
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
+    @ValueSource(ints = {0, WaitPolicy.DEFAULT_SPINS})
     void yMailboxFortyWritersShareThePollsetsBits(int spin) throws Throwable {
-        PipeWorkload.mailbox("YMailbox(40 writers)", MESSAGES / 10, new YMailbox<>(new YPollset(spin)), 40)
+        PipeWorkload.mailbox("YMailbox(40 writers)", MESSAGES / 10, new YMailbox<>(new YPollset(WaitPolicy.spinThenPark(spin))), 40)
                 .run(WATCHDOG, null);
     }
 
     @ParameterizedTest(name = "spinIterations={0}")
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
+    @ValueSource(ints = {0, WaitPolicy.DEFAULT_SPINS})
     void yMailboxOverAnyPollableSignalerThroughTheInterface(int spin) throws Throwable {
-        PollableSignaler semaphore = new YSemaphore(spin); // one id shared by every writer
+        PollableSignaler semaphore = new YSemaphore(WaitPolicy.spinThenPark(spin)); // one id shared by every writer
         PipeWorkload.mailbox("YMailbox(YSemaphore)", MESSAGES / 10, new YMailbox<>(semaphore), 3)
                 .run(WATCHDOG, null);
     }

@@ -166,7 +166,7 @@ final class PipeWorkload {
         byte[] pool = new byte[POOL_BYTES];
         new SplittableRandom(99).nextBytes(pool);
         ByteBuffer poolBuffer = ByteBuffer.wrap(pool);
-        YSemaphore wakeReader = new YSemaphore(spin);
+        YSemaphore wakeReader = new YSemaphore(WaitPolicy.spinThenPark(spin));
         w.writers.add(() -> {
             SplittableRandom rnd = new SplittableRandom(42);
             long seq = 0;

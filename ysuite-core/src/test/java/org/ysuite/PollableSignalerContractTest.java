@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
-import java.util.function.IntFunction;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.function.Executable;
@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The contract of {@link PollableSignaler}, run by every implementation (the pattern of JCTools'
  * {@code QueueSanityTest}: one body of tests, one row per implementation). Each row is a name and a
- * factory from a spin count; the tests that depend on spinning run with {@link Signaler#PURE_PARK}
- * and with {@link Signaler#DEFAULT_SPIN_ITERATIONS}.
+ * factory from a {@link WaitPolicy}; the tests that depend on spinning run with
+ * {@link WaitPolicy#purePark()} and with {@link WaitPolicy#defaultPolicy()}.
  *
  * <p>What stays in {@code YSemaphoreTest}, {@code YPollsetTest}, {@code YSocketPairTest} and
  * {@code NioSignalerTest} is specific to that type: {@code await}, the bitmask {@code poll()},
@@ -42,7 +42,7 @@ class PollableSignalerContractTest {
     private static final int ROUNDS = Integer.getInteger("ysuite.test.rounds", 200_000);
 
     /** One implementation under test. */
-    record Impl(String name, IntFunction<PollableSignaler> factory, int pingPongRounds) {
+    record Impl(String name, Function<WaitPolicy, PollableSignaler> factory, int pingPongRounds) {
         @Override
         public String toString() {
             return name;
@@ -54,14 +54,14 @@ class PollableSignalerContractTest {
         return Stream.of(
                 new Impl("YSemaphore", YSemaphore::new, ROUNDS),
                 new Impl("YPollset", YPollset::new, ROUNDS),
-                new Impl("YSocketPair(SOCKETPAIR)", spin -> new YSocketPair(YSocketPair.Kind.SOCKETPAIR, spin), ROUNDS / 10),
-                new Impl("YSocketPair(EVENTFD)", spin -> new YSocketPair(YSocketPair.Kind.EVENTFD, spin), ROUNDS / 10),
+                new Impl("YSocketPair(SOCKETPAIR)", p -> new YSocketPair(YSocketPair.Kind.SOCKETPAIR, p), ROUNDS / 10),
+                new Impl("YSocketPair(EVENTFD)", p -> new YSocketPair(YSocketPair.Kind.EVENTFD, p), ROUNDS / 10),
                 new Impl("NioSignaler", NioSignaler::new, ROUNDS / 10));
     }
 
     static Stream<Arguments> implsAndSpins() {
         return impls().flatMap(i -> Stream.of(
-                Arguments.of(i, Signaler.PURE_PARK), Arguments.of(i, Signaler.DEFAULT_SPIN_ITERATIONS)));
+                Arguments.of(i, 0), Arguments.of(i, WaitPolicy.DEFAULT_SPINS)));
     }
 
     static Stream<Arguments> implsAndTimed() {
@@ -72,7 +72,7 @@ class PollableSignalerContractTest {
 
     /** Opens a signaler that is closed after the test, if it is closeable. */
     private PollableSignaler open(Impl impl, int spin) {
-        PollableSignaler s = impl.factory().apply(spin);
+        PollableSignaler s = impl.factory().apply(WaitPolicy.spinThenPark(spin));
         opened.add(s);
         return s;
     }
@@ -100,14 +100,15 @@ class PollableSignalerContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
-    void negativeSpinIterationsRejected(Impl impl) {
-        assertRejectedNaming(() -> open(impl, -3), "spinIterations", "-3");
+    void nullPolicyRejected(Impl impl) {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> impl.factory().apply(null));
+        assertEquals("policy", e.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void badIdsRejectedWithoutFiring(Impl impl) {
-        PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+        PollableSignaler s = open(impl, WaitPolicy.DEFAULT_SPINS);
         int capacity = s.capacity();
         for (int id : new int[] {capacity, capacity + 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.signal(id));
@@ -119,7 +120,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void negativeTimeoutRejected(Impl impl) {
-        PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+        PollableSignaler s = open(impl, WaitPolicy.DEFAULT_SPINS);
         assertRejectedNaming(() -> s.poll(id -> { }, -5, TimeUnit.SECONDS), "timeout", "-5");
     }
 
@@ -134,7 +135,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void nullArgumentsRejectedWithoutTakingTheSignal(Impl impl) {
-        PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+        PollableSignaler s = open(impl, WaitPolicy.DEFAULT_SPINS);
         s.signal(0);
         assertThrows(NullPointerException.class, () -> s.check(null));
         assertThrows(NullPointerException.class, () -> s.poll(null));
@@ -150,7 +151,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void checkNeverBlocksAndASignalIsKeptUntilTaken(Impl impl) throws InterruptedException {
-        PollableSignaler s = open(impl, Signaler.PURE_PARK);
+        PollableSignaler s = open(impl, 0);
         Ids ids = new Ids();
         assertEquals(0, s.check(ids));
         s.signal(0);
@@ -167,7 +168,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void zeroTimeoutDoesNotWait(Impl impl) throws InterruptedException {
-        PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+        PollableSignaler s = open(impl, WaitPolicy.DEFAULT_SPINS);
         Ids ids = new Ids();
         assertEquals(0, s.poll(ids, 0, TimeUnit.DAYS));
         assertTrue(ids.got.isEmpty());
@@ -198,7 +199,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}, timed {1}")
     @MethodSource("implsAndTimed")
     void interruptDuringWaitThrowsAndLeavesACleanState(Impl impl, boolean timed) throws Throwable {
-        PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+        PollableSignaler s = open(impl, WaitPolicy.DEFAULT_SPINS);
         AtomicBoolean threw = new AtomicBoolean();
         AtomicBoolean stillInterrupted = new AtomicBoolean(true);
         TestThreads.Runner owner = TestThreads.start("owner", () -> {
@@ -244,7 +245,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void hugeTimeoutDoesNotOverflow(Impl impl) throws Throwable {
-        PollableSignaler s = open(impl, Signaler.PURE_PARK);
+        PollableSignaler s = open(impl, 0);
         AtomicInteger result = new AtomicInteger();
         TestThreads.Runner owner = TestThreads.start("owner",
                 () -> result.set(s.poll(id -> { }, Long.MAX_VALUE, TimeUnit.DAYS)));
@@ -257,7 +258,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}, timed {1}")
     @MethodSource("implsAndTimed")
     void spuriousWakeUpsDoNotEndTheWait(Impl impl, boolean timed) throws Throwable {
-        PollableSignaler s = open(impl, Signaler.PURE_PARK);
+        PollableSignaler s = open(impl, 0);
         AtomicBoolean signalled = new AtomicBoolean();
         AtomicBoolean sawSignalFlag = new AtomicBoolean();
         AtomicInteger result = new AtomicInteger();
@@ -281,7 +282,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void spuriousWakeUpsDoNotShortenATimeout(Impl impl) throws Throwable {
-        PollableSignaler s = open(impl, Signaler.PURE_PARK);
+        PollableSignaler s = open(impl, 0);
         AtomicLong elapsed = new AtomicLong();
         AtomicInteger result = new AtomicInteger(-1);
         AtomicBoolean done = new AtomicBoolean();
@@ -303,7 +304,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void aSecondConcurrentWaiterIsRejected(Impl impl) throws Throwable {
-        PollableSignaler s = open(impl, Signaler.PURE_PARK);
+        PollableSignaler s = open(impl, 0);
         AtomicInteger result = new AtomicInteger();
         TestThreads.Runner owner = TestThreads.start("owner", () -> result.set(s.poll(id -> { })));
         TestThreads.awaitParked(owner.thread);
@@ -316,7 +317,7 @@ class PollableSignalerContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("impls")
     void ownershipCanMoveBetweenThreadsSequentially(Impl impl) throws Throwable {
-        PollableSignaler s = open(impl, Signaler.PURE_PARK);
+        PollableSignaler s = open(impl, 0);
         for (int i = 0; i < 3; i++) {
             TestThreads.Runner owner = TestThreads.start("owner" + i, () -> s.poll(id -> { }));
             TestThreads.awaitParked(owner.thread);
@@ -375,7 +376,7 @@ class PollableSignalerContractTest {
         assertTimeoutPreemptively(WATCHDOG, () -> {
             int threads = 4;
             int perThread = impl.pingPongRounds() / 4;
-            PollableSignaler s = open(impl, Signaler.DEFAULT_SPIN_ITERATIONS);
+            PollableSignaler s = open(impl, WaitPolicy.DEFAULT_SPINS);
             AtomicInteger fired = new AtomicInteger();
             List<TestThreads.Runner> signallers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {

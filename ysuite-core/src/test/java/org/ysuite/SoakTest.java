@@ -51,7 +51,7 @@ class SoakTest {
                 break;
             case "offheap":
                 try (OffHeapYPipe ring = new OffHeapYPipe(1 << 16)) {
-                    PipeWorkload.offHeap("OffHeapYPipe(64 KiB)", MESSAGES, ring, Signaler.DEFAULT_SPIN_ITERATIONS)
+                    PipeWorkload.offHeap("OffHeapYPipe(64 KiB)", MESSAGES, ring, WaitPolicy.DEFAULT_SPINS)
                             .run(WATCHDOG, System.out);
                 }
                 break;

@@ -484,7 +484,7 @@ class VirtualThreadsTest {
     private void inFlightWakeupParks(boolean virtual) throws Throwable {
         VarHandle state = MethodHandles.privateLookupIn(WakeupSignaler.class, MethodHandles.lookup())
                 .findVarHandle(WakeupSignaler.class, "state", int.class);
-        try (YSocketPair s = new YSocketPair(YSocketPair.PURE_PARK)) {
+        try (YSocketPair s = new YSocketPair(YSocketPair.Kind.SOCKETPAIR, WaitPolicy.purePark())) {
             assertEquals(0, s.check(id -> { }), "nothing fired yet: check arms");
             assertEquals(WakeupSignaler.ARMED, s.stateNow());
             // Play the signaller that won ARMED->WOKEN and has not written its byte yet.

@@ -24,6 +24,27 @@ class WaitPolicyTest {
     }
 
     @Test
+    void newStateSharesAFixedPolicyAndGivesEachWaiterAFreshAdaptiveOne() {
+        assertSame(WaitPolicy.defaultPolicy(), WaitPolicy.defaultPolicy().newState());
+        assertSame(WaitPolicy.purePark(), WaitPolicy.purePark().newState());
+        WaitPolicy fixed = WaitPolicy.spinThenPark(7);
+        assertSame(fixed, fixed.newState());
+
+        WaitPolicy used = WaitPolicy.adaptive(64);
+        // 64 halves to 0 in 7 runs of parks (sparse traffic)
+        for (int i = 0; i < 7 * WaitPolicy.AdaptiveSpin.PARKS_PER_HALVING; i++) {
+            used.spinLimit();
+            used.parked();
+        }
+        assertEquals(0, used.spinLimit(), "the used one learned to park at once");
+        WaitPolicy fresh = used.newState();
+        assertNotSame(used, fresh);
+        assertEquals("WaitPolicy.adaptive(64)", fresh.toString());
+        assertEquals(64, fresh.spinLimit(), "a fresh waiter's state: the whole limit, nothing learned");
+        assertEquals(0, used.spinLimit(), "and the used one's state is its own");
+    }
+
+    @Test
     void adaptiveHalvesPerRunOfParksDownToZeroAndProbesAgain() {
         WaitPolicy p = WaitPolicy.adaptive(200);
         int previous = 200;

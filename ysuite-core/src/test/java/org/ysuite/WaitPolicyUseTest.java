@@ -54,6 +54,11 @@ class WaitPolicyUseTest {
         int maxSpins() {
             return spins;
         }
+
+        @Override
+        public WaitPolicy newState() {
+            return new Recording(spins);
+        }
     }
 
     /** One waiter: a wait of at most {@code nanos} (true if its event came), and its event. */

@@ -11,15 +11,6 @@ import org.junit.jupiter.api.Test;
 class WaitsTest {
 
     @Test
-    void spinIterationsChecked() {
-        assertEquals(0, Waits.checkSpinIterations(0));
-        assertEquals(5, Waits.checkSpinIterations(5));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Waits.checkSpinIterations(-1));
-        assertEquals("spinIterations must be >= 0: -1", e.getMessage());
-    }
-
-    @Test
     void timeoutCheckedAndConvertedSaturating() {
         assertEquals(0L, Waits.timeoutNanos(0, TimeUnit.DAYS));
         assertEquals(3_000_000L, Waits.timeoutNanos(3, TimeUnit.MILLISECONDS));

@@ -28,10 +28,10 @@ class WakeupSignalerAuditTest {
     static Stream<Arguments> kinds() {
         return Stream.of(
                 Arguments.of("socketpair", (Supplier<WakeupSignaler>) () ->
-                        new YSocketPair(YSocketPair.Kind.SOCKETPAIR, Signaler.PURE_PARK)),
+                        new YSocketPair(YSocketPair.Kind.SOCKETPAIR, WaitPolicy.purePark())),
                 Arguments.of("eventfd", (Supplier<WakeupSignaler>) () ->
-                        new YSocketPair(YSocketPair.Kind.EVENTFD, Signaler.PURE_PARK)),
-                Arguments.of("nio", (Supplier<WakeupSignaler>) () -> new NioSignaler(Signaler.PURE_PARK)),
+                        new YSocketPair(YSocketPair.Kind.EVENTFD, WaitPolicy.purePark())),
+                Arguments.of("nio", (Supplier<WakeupSignaler>) () -> new NioSignaler(WaitPolicy.purePark())),
                 Arguments.of("in-memory", (Supplier<WakeupSignaler>) FakeWakeup::new));
     }
 

@@ -31,7 +31,7 @@ class WakeupSignalerTest {
                 Arguments.of("eventfd", (Supplier<WakeupSignaler>) () -> new YSocketPair(YSocketPair.Kind.EVENTFD)),
                 Arguments.of("nio", (Supplier<WakeupSignaler>) NioSignaler::new),
                 Arguments.of("socketpair-purepark",
-                        (Supplier<WakeupSignaler>) () -> new YSocketPair(Signaler.PURE_PARK)));
+                        (Supplier<WakeupSignaler>) () -> new YSocketPair(YSocketPair.Kind.SOCKETPAIR, WaitPolicy.purePark())));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -180,7 +180,7 @@ class YMailboxTest {
 
     @Test
     void pollWakesWhenAWriterThreadFlushes() throws Exception {
-        YMailbox<String> mailbox = new YMailbox<>(new YPollset(Signaler.PURE_PARK));
+        YMailbox<String> mailbox = new YMailbox<>(new YPollset(WaitPolicy.purePark()));
         YMailbox.Writer<String> w = mailbox.newWriter();
         CountDownLatch readerStarted = new CountDownLatch(1);
         AtomicReference<String> got = new AtomicReference<>();

@@ -47,10 +47,10 @@ class YPollsetTest {
     // ---------------------------------------------------------------- construction, arguments
 
     @Test
-    void constructorsSetSpinIterations() {
-        assertEquals(Signaler.DEFAULT_SPIN_ITERATIONS, new YPollset().spinIterations());
-        assertEquals(0, new YPollset(Signaler.PURE_PARK).spinIterations());
-        assertEquals(3, new YPollset(3).spinIterations());
+    void constructorsSetThePolicyAndTheDefaultParksAtOnce() {
+        assertSame(WaitPolicy.purePark(), new YPollset().waitPolicy(), "the readers in front of it spin");
+        WaitPolicy three = WaitPolicy.spinThenPark(3);
+        assertSame(three, new YPollset(three).waitPolicy());
     }
 
     @Test
@@ -62,7 +62,7 @@ class YPollsetTest {
 
     @Test
     void signalsAreKeptAndBinary() throws InterruptedException {
-        YPollset set = new YPollset(Signaler.PURE_PARK);
+        YPollset set = new YPollset(WaitPolicy.purePark());
         set.signal(3);
         set.signal(3);
         set.signal(5);
@@ -163,7 +163,7 @@ class YPollsetTest {
     void interruptRacingWithSignalNeverLosesTheSignal() {
         assertTimeoutPreemptively(WATCHDOG, () -> {
             for (int i = 0; i < 300; i++) {
-                YPollset set = new YPollset(Signaler.PURE_PARK);
+                YPollset set = new YPollset(WaitPolicy.purePark());
                 AtomicInteger taken = new AtomicInteger();
                 AtomicBoolean interruptedOut = new AtomicBoolean();
                 TestThreads.Runner owner = TestThreads.start("owner", () -> {
@@ -204,17 +204,17 @@ class YPollsetTest {
      * an ack that never comes: the watchdog fails the test.
      */
     @ParameterizedTest
-    @ValueSource(ints = {Signaler.PURE_PARK, Signaler.DEFAULT_SPIN_ITERATIONS})
+    @ValueSource(ints = {0, WaitPolicy.DEFAULT_SPINS})
     void eightSignallersWithAcks(int spin) {
         assertTimeoutPreemptively(WATCHDOG, () -> {
             int threads = 8;
             int rounds = 20_000;
-            YPollset set = new YPollset(spin);
+            YPollset set = new YPollset(WaitPolicy.spinThenPark(spin));
             int[] fired = new int[24];       // plain: published by signal -> poll
             YSemaphore[] acks = new YSemaphore[threads];
             List<TestThreads.Runner> signallers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                YSemaphore ack = acks[t] = new YSemaphore(spin);
+                YSemaphore ack = acks[t] = new YSemaphore(WaitPolicy.spinThenPark(spin));
                 int me = t;
                 signallers.add(TestThreads.start("signaller" + t, () -> {
                     for (int k = 1; k <= rounds; k++) {

@@ -2,6 +2,7 @@ package org.ysuite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,10 +46,10 @@ class YSemaphoreTest {
     // ---------------------------------------------------------------- construction, arguments
 
     @Test
-    void constructorsSetSpinIterations() {
-        assertEquals(Signaler.DEFAULT_SPIN_ITERATIONS, new YSemaphore().spinIterations());
-        assertEquals(0, new YSemaphore(Signaler.PURE_PARK).spinIterations());
-        assertEquals(7, new YSemaphore(7).spinIterations());
+    void constructorsSetThePolicyAndTheDefaultParksAtOnce() {
+        assertSame(WaitPolicy.purePark(), new YSemaphore().waitPolicy(), "the pipe's reader in front of it spins");
+        WaitPolicy seven = WaitPolicy.spinThenPark(7);
+        assertSame(seven, new YSemaphore(seven).waitPolicy());
     }
 
     @Test
@@ -88,7 +89,7 @@ class YSemaphoreTest {
 
     @Test
     void signalBeforeAwaitIsKept() throws InterruptedException {
-        YSemaphore sem = new YSemaphore(Signaler.PURE_PARK);
+        YSemaphore sem = new YSemaphore(WaitPolicy.purePark());
         sem.signal(0);
         assertTimeoutPreemptively(WATCHDOG, () -> sem.await());
         assertFalse(sem.await(0, TimeUnit.SECONDS), "the signal was taken");
@@ -143,7 +144,7 @@ class YSemaphoreTest {
     void interruptRacingWithSignalNeverLosesNorDuplicatesTheSignal() {
         assertTimeoutPreemptively(WATCHDOG, () -> {
             for (int i = 0; i < 300; i++) {
-                YSemaphore sem = new YSemaphore(Signaler.PURE_PARK);
+                YSemaphore sem = new YSemaphore(WaitPolicy.purePark());
                 AtomicInteger taken = new AtomicInteger();
                 AtomicBoolean interruptedOut = new AtomicBoolean();
                 TestThreads.Runner owner = TestThreads.start("owner", () -> {

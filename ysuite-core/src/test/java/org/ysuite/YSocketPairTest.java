@@ -285,8 +285,9 @@ class YSocketPairTest {
 
     @Test
     void constructorRejectsBadArguments() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new YSocketPair(-1));
-        assertEquals("spinIterations must be >= 0: -1", e.getMessage());
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> new YSocketPair(YSocketPair.Kind.SOCKETPAIR, null));
+        assertEquals("policy", e.getMessage());
         assertThrows(NullPointerException.class, () -> new YSocketPair((YSocketPair.Kind) null));
     }
 

@@ -209,20 +209,23 @@ public class SparseTraffic {
 
     // ------------------------------------------------------------------ y-suite
 
-    /** YPipe + YSemaphore, each waiting as its own instance of the given policy. */
+    /**
+     * YPipe + YSemaphore, composed as documented: the pipe's reader waits under the row's policy,
+     * the semaphore keeps its default ({@code purePark()}): the reader spins once, in the pipe.
+     */
     public abstract static class YPipeStream extends Stream {
         YPipe<Stamp> pipe;
         YSemaphore wake;
         /** The reader's handler, made once (a method reference per call would allocate). */
         private final Consumer<Stamp> deliver = record::receive;
 
-        /** A new policy of the row's kind: one for the pipe's reader, one for the semaphore. */
+        /** A new policy of the row's kind, for the pipe's reader. */
         abstract WaitPolicy policy();
 
         @Override
         void open() {
             pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy());
-            wake = new YSemaphore(policy());
+            wake = new YSemaphore();
         }
 
         @Override

@@ -85,8 +85,8 @@ public class Throughput {
 
         @Setup(Level.Trial)
         public void setup() {
-            pipe = new YPipe<>();
-            wake = Wake.create(signaler, WaitPolicy.DEFAULT_SPINS);
+            pipe = new YPipe<>(); // the reader spins as the default policy says...
+            wake = Wake.create(signaler, 0); // ...and parks on the signaler at once (its default)
             window = new Window(Msg.WINDOW);
             CountingSink<Long> sink = new CountingSink<>();
             consumer = Partner.start("ypipe-reader", () -> {
@@ -330,6 +330,54 @@ public class Throughput {
     @Transport(label = "ArrayBlockingQueue", kind = Transport.Kind.BLOCKING)
     public void arrayBlockingQueue(ArrayBlockingQueueStream s) throws InterruptedException {
         s.queue.put(Msg.MESSAGE);
+    }
+
+    /**
+     * JCTools MpscBlockingConsumerArrayQueue whose reader, finding it empty, spins as ysuite's
+     * default policy does ({@link WaitPolicy#DEFAULT_SPINS} rounds of {@link Thread#onSpinWait()},
+     * one look per round) before it calls take(): the peer with the same spin.
+     */
+    @State(Scope.Benchmark)
+    public static class MpscBlockingSpinStream {
+        MpscBlockingConsumerArrayQueue<Long> queue;
+        Partner consumer;
+
+        @Setup(Level.Trial)
+        public void setup() {
+            queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
+            CountingSink<Long> counting = new CountingSink<>();
+            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
+            consumer = Partner.start("mpsc-spin-reader", () -> {
+                if (queue.drain(sink) > 0) {
+                    return;
+                }
+                for (int round = 0; round < WaitPolicy.DEFAULT_SPINS; round++) {
+                    Thread.onSpinWait();
+                    if (queue.drain(sink) > 0) {
+                        return;
+                    }
+                }
+                counting.add(queue.take());
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws Exception {
+            consumer.stop(null);
+        }
+    }
+
+    /**
+     * JCTools MpscBlockingConsumerArrayQueue offer, the reader spinning before take().
+     *
+     * @param s state
+     */
+    @Benchmark
+    @Transport(label = "JCTools MpscBlockingConsumerArrayQueue (spin, then take)", kind = Transport.Kind.BLOCKING)
+    public void jctoolsMpscBlockingSpin(MpscBlockingSpinStream s) {
+        while (!s.queue.offer(Msg.MESSAGE)) {
+            Thread.yield();
+        }
     }
 
     /**

@@ -66,7 +66,7 @@ public class WorstCase {
         /** Signaler: YPollset ("with poll"), YSemaphore ("without poll"), YSocketPair. */
         @Param({Wake.POLLSET, Wake.SEMAPHORE, Wake.SOCKETPAIR, Wake.EVENTFD})
         public String signaler;
-        /** The waiting policy ({@link Wake#policy(int)}): 0 is pure park, 200 the default. */
+        /** The pipes' readers' policy ({@link Wake#policy(int)}): 0 is pure park, 200 the default. */
         @Param({"0", "200"})
         public int spin;
 
@@ -78,12 +78,14 @@ public class WorstCase {
 
         @Setup(Level.Trial)
         public void setup() {
-            // The pipes' readers wait as the signalers do: "pure park" parks at its first empty
-            // look, so the receiver really is asleep each time (the seed's worst case).
+            // The pipes' readers wait as `spin` says ("pure park" parks at its first empty look,
+            // so the receiver really is asleep each time: the seed's worst case); the signalers
+            // keep their default, purePark(): a waiting side spins once, in its pipe's reader
+            // (docs/design.md, "Who spins where").
             ping = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, Wake.policy(spin));
             pong = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, Wake.policy(spin));
-            echoWake = Wake.create(signaler, spin);
-            mainWake = Wake.create(signaler, spin);
+            echoWake = Wake.create(signaler, 0);
+            mainWake = Wake.create(signaler, 0);
             echo = Partner.start("ypipe-echo", () -> {
                 Long m;
                 while ((m = ping.read()) == null) {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ysuite.OffHeapYPipe;
+import org.ysuite.WaitPolicy;
 
 import java.util.List;
 import java.util.SplittableRandom;
@@ -78,7 +79,7 @@ class CloseDuringUseTest {
         SplittableRandom random = new SplittableRandom(1);
         int parked = 0;
         for (int round = 0; round < ROUNDS; round++) {
-            OffHeapYPipe pipe = new OffHeapYPipe(256 << random.nextInt(4), 0);
+            OffHeapYPipe pipe = new OffHeapYPipe(256 << random.nextInt(4), WaitPolicy.defaultPolicy(), WaitPolicy.purePark());
             AtomicInteger progress = new AtomicInteger();
             byte[] msg = new byte[1 + random.nextInt(100)];
             Future<Throwable> end = peer.submit(untilFailure(() -> {
@@ -219,8 +220,8 @@ class CloseDuringUseTest {
         for (int round = 0; round < ROUNDS; round++) {
             int kind = round % 3;
             org.ysuite.PollableSignaler s = kind == 0 ? new org.ysuite.YSocketPair()
-                    : kind == 1 ? new org.ysuite.YSocketPair(org.ysuite.YSocketPair.Kind.EVENTFD, 0)
-                    : new org.ysuite.NioSignaler(0);
+                    : kind == 1 ? new org.ysuite.YSocketPair(org.ysuite.YSocketPair.Kind.EVENTFD, WaitPolicy.purePark())
+                    : new org.ysuite.NioSignaler(WaitPolicy.purePark());
             AtomicInteger progress = new AtomicInteger();
             boolean owner = random.nextBoolean();
             byRole[owner ? 0 : 1]++;

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.ysuite.NioSignaler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.PollableSignaler;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YPollset;
@@ -227,7 +227,7 @@ class FaultsTest {
      */
     @Test
     void randomInterruptsOfAWaitingReaderLoseNoMessage() {
-        for (PollableSignaler wake : List.of(new YSemaphore(Signaler.PURE_PARK), new YPollset(Signaler.PURE_PARK))) {
+        for (PollableSignaler wake : List.of(new YSemaphore(WaitPolicy.purePark()), new YPollset(WaitPolicy.purePark()))) {
             assertTimeoutPreemptively(INTERRUPT_WATCHDOG, () -> interruptReader(wake),
                     () -> "stuck: " + wake);
         }
@@ -327,7 +327,7 @@ class FaultsTest {
     @Test
     void randomInterruptsOfAWriterWaitingForSpaceLoseNoMessage() {
         assertTimeoutPreemptively(INTERRUPT_WATCHDOG, () -> {
-            try (OffHeapYPipe pipe = new OffHeapYPipe(256, Signaler.PURE_PARK)) {
+            try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.purePark())) {
                 YSemaphore wakeReader = new YSemaphore();
                 AtomicBoolean stop = new AtomicBoolean();
                 AtomicLong caught = new AtomicLong();
@@ -420,16 +420,16 @@ class FaultsTest {
     @Test
     void timedWaitsNeverReturnEarlyWithoutASignalDespiteSpuriousUnparks() {
         assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
-            YSemaphore sem = new YSemaphore(Signaler.PURE_PARK);
-            YPollset pollset = new YPollset(Signaler.PURE_PARK);
+            YSemaphore sem = new YSemaphore(WaitPolicy.purePark());
+            YPollset pollset = new YPollset(WaitPolicy.purePark());
             YPollset pollsetIds = new YPollset();
             IntConsumer ignore = id -> { };
-            YMailbox<String> mailbox = new YMailbox<>(new YPollset(Signaler.PURE_PARK));
+            YMailbox<String> mailbox = new YMailbox<>(new YPollset(WaitPolicy.purePark()));
             mailbox.newWriter();
-            try (OffHeapYPipe full = new OffHeapYPipe(256, Signaler.PURE_PARK);
-                 YSocketPair pair = new YSocketPair(Signaler.PURE_PARK);
-                 YSocketPair eventfd = new YSocketPair(YSocketPair.Kind.EVENTFD, Signaler.PURE_PARK);
-                 NioSignaler nio = new NioSignaler(Signaler.PURE_PARK)) {
+            try (OffHeapYPipe full = new OffHeapYPipe(256, WaitPolicy.purePark());
+                 YSocketPair pair = new YSocketPair(YSocketPair.Kind.SOCKETPAIR, WaitPolicy.purePark());
+                 YSocketPair eventfd = new YSocketPair(YSocketPair.Kind.EVENTFD, WaitPolicy.purePark());
+                 NioSignaler nio = new NioSignaler(WaitPolicy.purePark())) {
                 while (full.write(new byte[100])) {
                     // fill the ring; nobody reads
                 }
@@ -491,7 +491,7 @@ class FaultsTest {
      */
     @Test
     void signalledTimedWaitReturnsWithTheSignal() throws Exception {
-        YSemaphore sem = new YSemaphore(Signaler.PURE_PARK);
+        YSemaphore sem = new YSemaphore(WaitPolicy.purePark());
         CountDownLatch parked = new CountDownLatch(1);
         AtomicReference<Object> result = new AtomicReference<>();
         Thread t = new Thread(() -> {

@@ -1,6 +1,7 @@
 package org.ysuite.reliability;
 
 import org.ysuite.OffHeapYPipe;
+import org.ysuite.WaitPolicy;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -41,7 +42,7 @@ final class OffHeapYPipeBadInputs {
             t.iae("new OffHeapYPipe(" + bad + ")", () -> new OffHeapYPipe(bad), "capacityBytes", maxCap, bad);
             t.iae("maxMessageLength(" + bad + ")", () -> OffHeapYPipe.maxMessageLength(bad), "capacityBytes", maxCap, bad);
         }
-        t.iae("new OffHeapYPipe(256, -1)", () -> new OffHeapYPipe(256, -1), "spinIterations", "0", -1);
+        t.npe("new OffHeapYPipe(256, null policy)", () -> new OffHeapYPipe(256, (WaitPolicy) null), "readerPolicy");
 
         OffHeapYPipe pipe = open(256);
         int max = pipe.maxMessageLength();

@@ -2,6 +2,7 @@ package org.ysuite.reliability;
 
 import org.ysuite.PollableSignaler;
 import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
 
@@ -9,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
-import java.util.function.IntFunction;
+import java.util.function.Function;
 
 /** The bad-input rows of the signalers: YSemaphore and YPollset (and the PollableSignaler contract). */
 final class SignalerBadInputs {
@@ -25,7 +26,7 @@ final class SignalerBadInputs {
         t.iae("await(MIN_VALUE, ns)", () -> sem.await(Long.MIN_VALUE, TimeUnit.NANOSECONDS), "timeout", "0", Long.MIN_VALUE);
         t.npe("await(1, null)", () -> sem.await(1, null), "unit");
         t.ise("a second thread waiting while the owner waits",
-                () -> secondWaiter(new YSemaphore(Signaler.PURE_PARK), s -> s.await(), s -> s.await(60, TimeUnit.SECONDS)),
+                () -> secondWaiter(new YSemaphore(WaitPolicy.purePark()), s -> s.await(), s -> s.await(60, TimeUnit.SECONDS)),
                 "one waiting thread");
 
         BadInput.Rows p = new BadInput.Rows("YPollset");
@@ -34,17 +35,15 @@ final class SignalerBadInputs {
         p.iae("poll(-1, ms)", () -> ps.poll(-1, TimeUnit.MILLISECONDS), "timeout", "0", -1);
         p.npe("poll(1, null)", () -> ps.poll(1, null), "unit");
         p.ise("a second thread polling while the owner polls",
-                () -> secondWaiter(new YPollset(Signaler.PURE_PARK), s -> s.poll(), s -> s.poll(60, TimeUnit.SECONDS)),
+                () -> secondWaiter(new YPollset(WaitPolicy.purePark()), s -> s.poll(), s -> s.poll(60, TimeUnit.SECONDS)),
                 "one waiting thread");
         t.rows.addAll(p.rows);
         return t.rows;
     }
 
-    /** The rows every PollableSignaler shares: constructor spin, ids out of range, nulls, timeouts. */
-    static <S extends PollableSignaler> void signaler(BadInput.Rows t, IntFunction<S> withSpin, S s) {
-        for (int bad : new int[] {-1, Integer.MIN_VALUE}) {
-            t.iae("new(spinIterations " + bad + ")", () -> withSpin.apply(bad), "spinIterations", "0", bad);
-        }
+    /** The rows every PollableSignaler shares: constructor policy, ids out of range, nulls, timeouts. */
+    static <S extends PollableSignaler> void signaler(BadInput.Rows t, Function<WaitPolicy, S> withPolicy, S s) {
+        t.npe("new(null policy)", () -> withPolicy.apply(null), "policy");
         int cap = s.capacity();
         String range = "[0, " + cap + ")";
         for (int bad : new int[] {-1, cap, cap + 1, 255, 256, Integer.MIN_VALUE, Integer.MAX_VALUE}) {

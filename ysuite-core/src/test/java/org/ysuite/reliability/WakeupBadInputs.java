@@ -3,6 +3,7 @@ package org.ysuite.reliability;
 import org.ysuite.NioSignaler;
 import org.ysuite.PollableSignaler;
 import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
 import org.ysuite.YSocketPair;
 
@@ -42,16 +43,14 @@ final class WakeupBadInputs {
         List<BadInput> all = new ArrayList<>();
 
         BadInput.Rows s = new BadInput.Rows("YSocketPair");
-        SignalerBadInputs.signaler(s, YSocketPair::new, open(new YSocketPair()));
-        for (int bad : new int[] {-1, Integer.MIN_VALUE}) {
-            s.iae("new YSocketPair(EVENTFD, " + bad + ")", () -> new YSocketPair(YSocketPair.Kind.EVENTFD, bad), "spinIterations", "0", bad);
-        }
+        SignalerBadInputs.signaler(s, p -> new YSocketPair(YSocketPair.Kind.SOCKETPAIR, p), open(new YSocketPair()));
+        s.npe("new YSocketPair(EVENTFD, null policy)", () -> new YSocketPair(YSocketPair.Kind.EVENTFD, null), "policy");
         YSocketPair eventfd = open(new YSocketPair(YSocketPair.Kind.EVENTFD));
         for (int bad : new int[] {-1, 256, 257, Integer.MAX_VALUE}) {
             s.iae("eventfd signal(" + bad + ")", () -> eventfd.signal(bad), "id", "[0, 256)", bad);
         }
         s.npe("new YSocketPair(null kind)", () -> new YSocketPair((YSocketPair.Kind) null), "kind");
-        s.npe("new YSocketPair(null kind, 0)", () -> new YSocketPair(null, 0), "kind");
+        s.npe("new YSocketPair(null kind, purePark)", () -> new YSocketPair(null, WaitPolicy.purePark()), "kind");
         for (YSocketPair.Kind kind : YSocketPair.Kind.values()) {
             YSocketPair closed = new YSocketPair(kind);
             closed.close();
@@ -97,7 +96,7 @@ final class WakeupBadInputs {
         m.ise("poll over a signaler that cannot block", () -> overPlain.poll(h), "PollableSignaler");
         m.ise("poll(timeout) over a signaler that cannot block", () -> overPlain.poll(h, 1, TimeUnit.MILLISECONDS), "PollableSignaler");
         m.ise("a second reader thread polling while the reader polls", () -> {
-            YMailbox<String> box = new YMailbox<>(new org.ysuite.YPollset(Signaler.PURE_PARK));
+            YMailbox<String> box = new YMailbox<>(new org.ysuite.YPollset(WaitPolicy.purePark()));
             YMailbox.Writer<String> w = box.newWriter();
             SignalerBadInputs.secondWaiter(box, b -> b.poll(h), b -> b.poll(h, 10, TimeUnit.SECONDS), () -> w.send("x"));
         }, "one waiting thread");

@@ -4,6 +4,7 @@ import jnr.ffi.Pointer;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.NioSignaler;
 import org.ysuite.PollableSignaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YSocketPair;
 
 import java.nio.channels.Selector;
@@ -103,8 +104,8 @@ final class Fixtures {
             this.signals = new YSocketPair(kind);
         }
 
-        SocketPair(YSocketPair.Kind kind, int spinIterations) {
-            this.signals = new YSocketPair(kind, spinIterations);
+        SocketPair(YSocketPair.Kind kind, WaitPolicy policy) {
+            this.signals = new YSocketPair(kind, policy);
         }
 
         @Override

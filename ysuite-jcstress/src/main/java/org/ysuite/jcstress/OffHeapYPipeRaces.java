@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.ysuite.OffHeapYPipe;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -160,7 +160,7 @@ public final class OffHeapYPipeRaces {
         private static final byte[] FULL = Seq.message(7); // 15 bytes: 8 bytes of header and padding
         private static final byte[] MESSAGE = Seq.message(3);
 
-        private final OffHeapYPipe pipe = new OffHeapYPipe(256, Signaler.PURE_PARK);
+        private final OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.defaultPolicy(), WaitPolicy.purePark());
         private final byte[] dst = new byte[16];
 
         /** Fills the ring with flushed 24-byte records of message 7, the reader awake. */

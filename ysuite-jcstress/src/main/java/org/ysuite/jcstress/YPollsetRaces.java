@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.I_Result;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YPollset;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -68,7 +68,7 @@ public final class YPollsetRaces {
     @State
     public static class SignalVsPoll {
 
-        private final YPollset pollset = new YPollset(Signaler.PURE_PARK);
+        private final YPollset pollset = new YPollset(WaitPolicy.purePark());
 
         @Actor
         public void signaller() {
@@ -105,7 +105,7 @@ public final class YPollsetRaces {
     @State
     public static class SignalVsPollTimeout {
 
-        private final YPollset pollset = new YPollset(Signaler.PURE_PARK);
+        private final YPollset pollset = new YPollset(WaitPolicy.purePark());
 
         @Actor
         public void signaller() {
@@ -137,7 +137,7 @@ public final class YPollsetRaces {
     @State
     public static class TwoSignallers {
 
-        private final YPollset pollset = new YPollset(0);
+        private final YPollset pollset = new YPollset(WaitPolicy.purePark());
 
         @Actor
         public void signaller1() {
@@ -166,7 +166,7 @@ public final class YPollsetRaces {
     @State
     public static class TwoSignallersVsPollThreeActors {
 
-        private final YPollset pollset = new YPollset(Signaler.PURE_PARK);
+        private final YPollset pollset = new YPollset(WaitPolicy.purePark());
 
         @Actor
         public void signaller1() {

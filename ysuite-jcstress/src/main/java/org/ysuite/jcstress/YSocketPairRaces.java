@@ -8,7 +8,7 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YSocketPair;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -225,7 +225,7 @@ public final class YSocketPairRaces {
 
         private static final DescriptorPool<Fixtures.SocketPair> POOL = new DescriptorPool<>(
                 ParkedPollTwiceVsSignal.class,
-                () -> new Fixtures.SocketPair(YSocketPair.Kind.SOCKETPAIR, Signaler.PURE_PARK));
+                () -> new Fixtures.SocketPair(YSocketPair.Kind.SOCKETPAIR, WaitPolicy.purePark()));
 
         private final Fixtures.SocketPair fixture;
         private final YSocketPair signals;

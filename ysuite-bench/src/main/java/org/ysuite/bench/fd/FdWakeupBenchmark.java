@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YSocketPair;
 
 /**
@@ -113,8 +113,8 @@ public class FdWakeupBenchmark {
         @Setup(Level.Trial)
         public void open() {
             YSocketPair.Kind k = YSocketPair.Kind.valueOf(kind);
-            ping = new YSocketPair(k, Signaler.PURE_PARK);
-            pong = new YSocketPair(k, Signaler.PURE_PARK);
+            ping = new YSocketPair(k, WaitPolicy.purePark());
+            pong = new YSocketPair(k, WaitPolicy.purePark());
             pollfd = Poll2.pollfd();
             running = true;
             final boolean poll2 = wait.equals("POLL2");

@@ -55,7 +55,7 @@ public final class InstructionProfile {
             }
             case "ypipe-asleep": {
                 YPipe<Long> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
-                YSemaphore wake = new YSemaphore(0);
+                YSemaphore wake = new YSemaphore(WaitPolicy.purePark());
                 for (long i = 0; i < warm + n; i++) {
                     pipe.readBatch(sink); // empty: swaps in ASLEEP
                     pipe.write(msg);
