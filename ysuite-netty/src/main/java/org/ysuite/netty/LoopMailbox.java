@@ -4,11 +4,9 @@ package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoHandle;
-import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.nio.NioIoHandle;
-import io.netty.channel.nio.NioIoOps;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GenericFutureListener;
 import io.netty.util.internal.logging.InternalLogger;
@@ -25,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.ysuite.NioSignaler;
-import org.ysuite.Signaler;
+import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
 import org.ysuite.YSocketPair;
 
@@ -119,10 +117,15 @@ public final class LoopMailbox<T> {
     }
 
     private final IoEventLoop loop;
+    /**
+     * The registered descriptor: it ties the mailbox's life to the loop's (Netty unregisters it
+     * when the loop shuts down). It is registered without read interest and never written: the
+     * loop is woken by {@link #wake}.
+     */
     private final Closeable signaler;
+    private final LoopWakeSignaler wake;
     private final YMailbox<T> mailbox;
     private final IoHandle handle;
-    private final IoOps readOps;
     private final String transport;
     private final Consumer<? super T> handler;
     private final BiConsumer<? super T, ? super Throwable> onHandlerFailure;
@@ -131,6 +134,7 @@ public final class LoopMailbox<T> {
     /** Calls the handler for one message; never throws, so a failure cannot cut a batch short. */
     private final Consumer<T> deliver = this::deliver;
     private final Runnable drainTask = this::runDrainTask;
+    private final Runnable wakeTask = this::onWake;
     private final Runnable requeueTask = this::requeue;
     private final Runnable cancelTask = this::cancelOnLoop;
     /** Runs the close sequence if the loop terminates without unregistering the handle. */
@@ -166,19 +170,17 @@ public final class LoopMailbox<T> {
         this.handler = b.handler;
         this.onHandlerFailure = b.onHandlerFailure;
         this.batchLimit = b.batchLimit;
+        this.wake = new LoopWakeSignaler(loop, wakeTask);
+        this.mailbox = new YMailbox<>(wake, WaitPolicy.purePark());
         if (loop.isCompatible(NioIoHandle.class)) {
-            NioSignaler s = new NioSignaler(Signaler.PURE_PARK);
+            NioSignaler s = new NioSignaler(WaitPolicy.purePark());
             this.signaler = s;
-            this.mailbox = new YMailbox<>(s);
             this.handle = new NioMailboxHandle(owner(), s.channel());
-            this.readOps = NioIoOps.READ;
             this.transport = "nio";
         } else if (EpollMailboxHandle.isCompatible(loop)) {
-            YSocketPair s = new YSocketPair(b.kind, Signaler.PURE_PARK);
+            YSocketPair s = new YSocketPair(b.kind, WaitPolicy.purePark());
             this.signaler = s;
-            this.mailbox = new YMailbox<>(s);
             this.handle = new EpollMailboxHandle(owner(), s.fd());
-            this.readOps = EpollMailboxHandle.readOps();
             this.transport = "epoll/" + b.kind.name().toLowerCase(java.util.Locale.ROOT);
         } else {
             throw new IllegalArgumentException("loop must be an epoll or NIO IoEventLoop, not "
@@ -340,7 +342,6 @@ public final class LoopMailbox<T> {
             r.cancel();
             return;
         }
-        r.submit(readOps);
         registered.complete(null);
         // The first check arms the signaler (it starts unarmed) and delivers whatever was sent
         // before the registration was done.
@@ -371,10 +372,18 @@ public final class LoopMailbox<T> {
         }
     }
 
-    /** Loop thread: the descriptor fired. */
+    /** Loop thread: the descriptor fired (it is registered without interest: never expected). */
     void onEvent() {
+        if (state != CLOSED) {
+            drain();
+        }
+    }
+
+    /** Loop thread: the wake task queued by the first signal after a check found nothing. */
+    private void onWake() {
+        wake.woken(); // before the drain: its check may arm again
         if (state == CLOSED) {
-            return; // an event already collected in the poller's batch when the close ran
+            return;
         }
         wakeups = ++wakeupsOnLoop;
         drain();
