@@ -1,3 +1,6 @@
+// Over 500 lines: the public API only (the mailbox and its nested public Builder and Sender, which
+// cannot move without changing the API, with their javadoc); the loop side is in LoopDrain,
+// LoopRegistration and SenderGate.
 package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
