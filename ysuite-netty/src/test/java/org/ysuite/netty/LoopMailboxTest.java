@@ -1,3 +1,5 @@
+// Over 500 lines: one test class per public type (LoopMailbox) with its shared fixtures (descriptor
+// counting, the order check, the echo traffic); each test is a lifecycle or hand-off scenario.
 package org.ysuite.netty;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
