@@ -215,8 +215,9 @@ public final class LoopMailbox<T> {
         }
 
         /**
-         * Chooses the descriptor of the {@link YSocketPair} on an epoll loop (ignored on NIO,
-         * whose signaler is a {@link NioSignaler}). Default: {@link YSocketPair.Kind#EVENTFD}.
+         * Chooses the descriptor of the {@link YSocketPair} that the mailbox registers on an epoll
+         * loop (ignored on NIO, which registers a {@link NioSignaler}'s pipe). It carries no
+         * wake-up; it ties the mailbox's life to the loop's. Default: {@link YSocketPair.Kind#EVENTFD}.
          *
          * @param kind eventfd or socketpair
          * @return this builder
@@ -228,12 +229,12 @@ public final class LoopMailbox<T> {
         }
 
         /**
-         * Sets how many messages the loop delivers in one go before it lets its other work (its
-         * sockets, its tasks) run; it then goes on in its next turn. The limit is checked after
-         * each round of {@link YMailbox#check}, which takes every signalled pipe's whole batch,
-         * so one go can exceed it by up to one round. Default {@link #DEFAULT_BATCH_LIMIT}.
+         * Sets how many messages the loop delivers from one sender's pipe in one go before it lets
+         * its other work (its sockets, its tasks) run; it then goes on in its next turn. The limit
+         * is checked after each batch (every message flushed so far), so one go can exceed it by
+         * up to one batch. Default {@link #DEFAULT_BATCH_LIMIT}.
          *
-         * @param batchLimit messages per turn of the loop, {@code >= 1}
+         * @param batchLimit messages per pipe per turn of the loop, {@code >= 1}
          * @return this builder
          * @throws IllegalArgumentException if {@code batchLimit} is less than 1
          */
@@ -261,7 +262,7 @@ public final class LoopMailbox<T> {
         }
 
         /**
-         * Opens the signaler and registers the mailbox with the loop. The registration itself
+         * Opens the descriptor and registers the mailbox with the loop. The registration itself
          * runs on the loop thread; {@link LoopMailbox#registrationFuture()} tells when it is done.
          *
          * @return the new mailbox; senders may send at once
