@@ -1,65 +1,51 @@
-// Over 500 lines: the public mailbox, its nested Sender and the loop-side drain share private
-// state that a split would have to widen to package access.
+// Over 500 lines: the public API only (the mailbox and its nested public Builder and Sender, which
+// cannot move without changing the API, with their javadoc); the loop side is in LoopDrain,
+// LoopRegistration and SenderGate.
 package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
-import io.netty.channel.IoHandle;
-import io.netty.channel.IoOps;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.SingleThreadEventLoop;
-import io.netty.channel.nio.NioIoHandle;
-import io.netty.channel.nio.NioIoOps;
-import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.GenericFutureListener;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
-import java.io.Closeable;
-import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.ysuite.NioSignaler;
-import org.ysuite.Signaler;
-import org.ysuite.YMailbox;
+import org.ysuite.YPipe;
 import org.ysuite.YSocketPair;
 
 /**
- * A {@link YMailbox} drained on a Netty 4.2 {@link IoEventLoop}: application threads hand
- * messages to the loop through {@link Sender}s (one ypipe each, no allocation per message), and the
- * loop is woken through the mailbox's own descriptor, written only when the loop may be asleep.
+ * Hands messages from application threads to a Netty 4.2 {@link IoEventLoop}: each thread's
+ * {@link Sender} writes into a ypipe of its own (no allocation per message), and the loop is woken
+ * through Netty's own wake-up, only when it went to sleep on that pipe.
  *
  * <p>It replaces {@code eventLoop.execute(runnable)} for handing work to a loop: {@code execute}
- * allocates a task per message and puts it on a shared queue; a mailbox writes each message into
- * the sender's own pipe and costs the sender one system call only for the first message after the
- * loop found its mailbox empty.
+ * allocates a task per message and puts it on a shared queue. A sender whose flush finds the loop
+ * asleep on its pipe queues the pipe's own preallocated drain task ({@code execute}, so Netty
+ * writes its eventfd only if the loop is blocked in {@code epoll_wait}); while the loop keeps up, a
+ * send is the pipe's write and flush only.
  *
  * <h2>Transports</h2>
  * <ul>
  *   <li><b>epoll</b> (a loop of {@code MultiThreadIoEventLoopGroup(n, EpollIoHandler.newFactory())}):
- *       the mailbox is over a {@link YSocketPair} (an eventfd by default, or a socketpair, see
- *       {@link Builder#socketKind}), whose descriptor is registered as an {@code EpollIoHandle} for
- *       level-triggered {@code EPOLLIN}. Needs {@code netty-transport-classes-epoll} and the native
- *       library on the class path.</li>
- *   <li><b>NIO</b> (a loop of {@code NioIoHandler.newFactory()}): the mailbox is over a
- *       {@link NioSignaler}, whose pipe channel is registered as a {@code NioIoHandle} for
- *       {@code OP_READ}.</li>
+ *       the mailbox registers a {@link YSocketPair}'s descriptor (an eventfd by default, or a
+ *       socketpair, see {@link Builder#socketKind}) as an {@code EpollIoHandle}, with no interest:
+ *       it ties the mailbox's life to the loop's. Needs {@code netty-transport-classes-epoll} and
+ *       the native library on the class path.</li>
+ *   <li><b>NIO</b> (a loop of {@code NioIoHandler.newFactory()}): the same with a
+ *       {@link NioSignaler}'s pipe channel as a {@code NioIoHandle}.</li>
  * </ul>
  * Any other loop (io_uring, local) is refused with {@link IllegalArgumentException}.
  *
  * <h2>Draining</h2>
- * The handler runs on the loop thread only. When the descriptor fires, the loop drains the mailbox
- * in batches (one batch per signalled pipe per round) and goes on until a check finds nothing: that
- * check re-arms the descriptor, so the loop returns to {@code epoll_wait}/{@code select} with the
- * descriptor quiet, and a level-triggered poller cannot spin on it. After
- * {@link Builder#batchLimit} messages in one go it stops, lets the loop finish its turn and serve
- * its sockets, and goes on in a task in the loop's next turn, leaving the descriptor unarmed
- * meanwhile: the descriptor is re-armed only when nothing is left.
+ * The handler runs on the loop thread only. A woken pipe's task delivers its messages in batches
+ * until the pipe is empty, which puts the loop to sleep on it again (the next flush queues the
+ * task again). After {@link Builder#batchLimit} messages in one go it stops, lets the loop finish
+ * its turn and serve its sockets, and goes on in the loop's next turn; the pipe stays awake
+ * meanwhile, so its sender queues nothing.
  *
  * <p>A handler that throws does not end the batch: the exception is passed to the failure handler
  * ({@link Builder#onHandlerFailure}; by default it is logged at {@code WARN} through Netty's
@@ -74,7 +60,7 @@ import org.ysuite.YSocketPair;
  *   <li>Netty removes the descriptor from its poller ({@code epoll_ctl(EPOLL_CTL_DEL)} or key
  *       cancellation) and calls the handle's {@code unregistered()}; there, on the loop thread, the
  *       mailbox waits for every sender call in progress to return, delivers every message accepted
- *       until then (each exactly once), and only then closes the signaler's descriptors, once;</li>
+ *       until then (each exactly once), and only then closes the descriptor, once;</li>
  *   <li>{@link #closeFuture()} completes.</li>
  * </ol>
  * One exception to "on the loop thread": a group shut down with a zero quiet period can end its
@@ -92,7 +78,7 @@ import org.ysuite.YSocketPair;
  * LoopMailbox.Sender<Order> out = orders.newSender();
  * out.send(order);          // the handler runs on the loop thread
  * // at the end:
- * orders.close().get();     // or group.shutdownGracefully(): both close the descriptors once
+ * orders.close().get();     // or group.shutdownGracefully(): both close the descriptor once
  * }</pre>
  *
  * @param <T> the type of the messages; {@code null} is not a message
@@ -119,22 +105,8 @@ public final class LoopMailbox<T> {
     }
 
     private final IoEventLoop loop;
-    private final Closeable signaler;
-    private final YMailbox<T> mailbox;
-    private final IoHandle handle;
-    private final IoOps readOps;
-    private final String transport;
-    private final Consumer<? super T> handler;
-    private final BiConsumer<? super T, ? super Throwable> onHandlerFailure;
-    private final int batchLimit;
-
-    /** Calls the handler for one message; never throws, so a failure cannot cut a batch short. */
-    private final Consumer<T> deliver = this::deliver;
-    private final Runnable drainTask = this::runDrainTask;
-    private final Runnable requeueTask = this::requeue;
-    private final Runnable cancelTask = this::cancelOnLoop;
-    /** Runs the close sequence if the loop terminates without unregistering the handle. */
-    private final GenericFutureListener<Future<Object>> onLoopTerminated = f -> finish();
+    private final LoopDrain<T> drain;
+    private final LoopRegistration registration;
 
     /** OPEN, then CLOSING (senders refused) from the first close request, CLOSED when done. */
     private volatile int state;
@@ -143,51 +115,56 @@ public final class LoopMailbox<T> {
     /** Copy-on-write, replaced under {@link #sendersLock}; read by the closer after CLOSING. */
     private volatile Sender<?>[] senders = new Sender<?>[0];
 
-    /** Set once: whoever wins runs the close sequence (normally the loop thread). */
-    private final AtomicBoolean finishing = new AtomicBoolean();
-
-    // Loop-thread state: written and read on the loop thread only.
-    private IoRegistration registration;
-    private boolean draining;
-    private boolean drainScheduled;
-    private long deliveredOnLoop;
-    private long wakeupsOnLoop;
-
-    // Copies of the loop-thread counters for other threads: written by the loop thread only
-    // (single writer, so a plain increment of the loop's own copy and a volatile store suffice).
-    private volatile long delivered;
-    private volatile long wakeups;
-
     private final CompletableFuture<Void> registered = new CompletableFuture<>();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
     private LoopMailbox(Builder<T> b) {
         this.loop = b.loop;
-        this.handler = b.handler;
-        this.onHandlerFailure = b.onHandlerFailure;
-        this.batchLimit = b.batchLimit;
-        if (loop.isCompatible(NioIoHandle.class)) {
-            NioSignaler s = new NioSignaler(Signaler.PURE_PARK);
-            this.signaler = s;
-            this.mailbox = new YMailbox<>(s);
-            this.handle = new NioMailboxHandle(owner(), s.channel());
-            this.readOps = NioIoOps.READ;
-            this.transport = "nio";
-        } else if (EpollMailboxHandle.isCompatible(loop)) {
-            YSocketPair s = new YSocketPair(b.kind, Signaler.PURE_PARK);
-            this.signaler = s;
-            this.mailbox = new YMailbox<>(s);
-            this.handle = new EpollMailboxHandle(owner(), s.fd());
-            this.readOps = EpollMailboxHandle.readOps();
-            this.transport = "epoll/" + b.kind.name().toLowerCase(java.util.Locale.ROOT);
-        } else {
-            throw new IllegalArgumentException("loop must be an epoll or NIO IoEventLoop, not "
-                    + loop.getClass().getName() + " (io_uring is not supported)");
-        }
+        this.drain = new LoopDrain<>(loop, b.handler, b.onHandlerFailure, b.batchLimit, this::stopped);
+        this.registration = new LoopRegistration(loop, b.kind, false, new Lifecycle());
     }
 
-    private MailboxHandle.Owner owner() {
-        return new MailboxHandle.Owner(this::onEvent, this::onUnregistered, this::close);
+    /** The mailbox's answers to its registration's steps. */
+    private final class Lifecycle implements LoopRegistration.Owner {
+        @Override
+        public void registered() {
+            registered.complete(null);
+            drain.registered(pipes()); // what was sent before the registration was done
+        }
+
+        @Override
+        public void ready() {
+            // registered with no interest: never called
+        }
+
+        @Override
+        public void closeRequested() {
+            close();
+        }
+
+        @Override
+        public boolean isClosing() {
+            return state != OPEN;
+        }
+
+        @Override
+        public boolean busy() {
+            return drain.draining();
+        }
+
+        @Override
+        public void closing() {
+            STATE.compareAndSet(LoopMailbox.this, OPEN, CLOSING); // group shutdown: nobody called close()
+            SenderGate.awaitCalls(sendersNow()); // the closer's half of the handshake (see SenderGate)
+            drain.drainAll(pipes());
+        }
+
+        @Override
+        public void closed() {
+            state = CLOSED;
+            registered.completeExceptionally(new IllegalStateException("closed before it was registered"));
+            closed.complete(null);
+        }
     }
 
     /**
@@ -238,8 +215,9 @@ public final class LoopMailbox<T> {
         }
 
         /**
-         * Chooses the descriptor of the {@link YSocketPair} on an epoll loop (ignored on NIO,
-         * whose signaler is a {@link NioSignaler}). Default: {@link YSocketPair.Kind#EVENTFD}.
+         * Chooses the descriptor of the {@link YSocketPair} that the mailbox registers on an epoll
+         * loop (ignored on NIO, which registers a {@link NioSignaler}'s pipe). It carries no
+         * wake-up; it ties the mailbox's life to the loop's. Default: {@link YSocketPair.Kind#EVENTFD}.
          *
          * @param kind eventfd or socketpair
          * @return this builder
@@ -251,12 +229,12 @@ public final class LoopMailbox<T> {
         }
 
         /**
-         * Sets how many messages the loop delivers in one go before it lets its other work (its
-         * sockets, its tasks) run; it then goes on in its next turn. The limit is checked after
-         * each round of {@link YMailbox#check}, which takes every signalled pipe's whole batch,
-         * so one go can exceed it by up to one round. Default {@link #DEFAULT_BATCH_LIMIT}.
+         * Sets how many messages the loop delivers from one sender's pipe in one go before it lets
+         * its other work (its sockets, its tasks) run; it then goes on in its next turn. The limit
+         * is checked after each batch (every message flushed so far), so one go can exceed it by
+         * up to one batch. Default {@link #DEFAULT_BATCH_LIMIT}.
          *
-         * @param batchLimit messages per turn of the loop, {@code >= 1}
+         * @param batchLimit messages per pipe per turn of the loop, {@code >= 1}
          * @return this builder
          * @throws IllegalArgumentException if {@code batchLimit} is less than 1
          */
@@ -284,7 +262,7 @@ public final class LoopMailbox<T> {
         }
 
         /**
-         * Opens the signaler and registers the mailbox with the loop. The registration itself
+         * Opens the descriptor and registers the mailbox with the loop. The registration itself
          * runs on the loop thread; {@link LoopMailbox#registrationFuture()} tells when it is done.
          *
          * @return the new mailbox; senders may send at once
@@ -304,47 +282,33 @@ public final class LoopMailbox<T> {
     }
 
     private void start() {
-        Future<IoRegistration> future;
-        try {
-            future = loop.register(handle);
-        } catch (RuntimeException e) {
-            finishing.set(true);
-            finishClosed(); // nothing can have been sent yet: close the descriptors now
-            if (e instanceof RejectedExecutionException) {
-                throw new IllegalStateException("the event loop refused the mailbox (is it shut down?)", e);
-            }
-            throw e;
-        }
-        // Netty unregisters every handle when its loop shuts down (prepareToDestroy), except
-        // when a shutdown with a zero quiet period lands between the loop's check for it and
-        // its last confirmShutdown(): then the loop ends with the handle still registered. This
-        // listener (run by Netty's global executor once the loop thread is gone) closes the
-        // mailbox in that case; finish() runs once whoever calls it first.
-        loop.terminationFuture().addListener(onLoopTerminated);
-        // The promise belongs to the loop, so the listener runs on the loop thread.
-        future.addListener(f -> onRegistration(future));
+        registration.start();
     }
 
-    /** Loop thread: the registration is done (or failed). */
-    private void onRegistration(Future<IoRegistration> future) {
-        if (!future.isSuccess()) {
-            registered.completeExceptionally(future.cause());
-            finish();
-            return;
+    /** True once the close sequence has begun: drain tasks leave the pipes to it. */
+    private boolean stopped() {
+        return registration.isFinishing();
+    }
+
+    /**
+     * The senders, read under the lock that {@link #newSender()} holds while it reads the state:
+     * after CLOSING, either a new sender is in this list or it saw CLOSING and was refused.
+     */
+    private Sender<?>[] sendersNow() {
+        synchronized (sendersLock) {
+            return senders;
         }
-        IoRegistration r = future.getNow();
-        registration = r;
-        if (state != OPEN || loop.isShuttingDown()) {
-            // Closed while the registration was pending, or the loop is on its way out (it may
-            // not call prepareToDestroy again): undo it; unregistered() runs the close sequence.
-            r.cancel();
-            return;
+    }
+
+    /** The senders' pipes, as of now (at the registration and in the close sequence only). */
+    @SuppressWarnings("unchecked")
+    private LoopDrain<T>.Pipe[] pipes() {
+        Sender<?>[] all = sendersNow();
+        LoopDrain<T>.Pipe[] p = (LoopDrain<T>.Pipe[]) new LoopDrain<?>.Pipe[all.length];
+        for (int i = 0; i < all.length; i++) {
+            p[i] = ((Sender<T>) all[i]).pipe;
         }
-        r.submit(readOps);
-        registered.complete(null);
-        // The first check arms the signaler (it starts unarmed) and delivers whatever was sent
-        // before the registration was done.
-        drain();
+        return p;
     }
 
     /**
@@ -362,103 +326,12 @@ public final class LoopMailbox<T> {
             if (state != OPEN) {
                 throw closedException();
             }
-            Sender<T> s = new Sender<>(this, mailbox.newWriter());
+            Sender<T> s = new Sender<>(this, drain.newPipe());
             Sender<?>[] old = senders;
             Sender<?>[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = s;
             senders = grown;
             return s;
-        }
-    }
-
-    /** Loop thread: the descriptor fired. */
-    void onEvent() {
-        if (state == CLOSED) {
-            return; // an event already collected in the poller's batch when the close ran
-        }
-        wakeups = ++wakeupsOnLoop;
-        drain();
-    }
-
-    /** Loop thread: delivers until a check finds nothing (and so re-arms), or the budget is spent. */
-    private void drain() {
-        if (draining || finishing.get()) {
-            return;
-        }
-        draining = true;
-        long before = deliveredOnLoop;
-        try {
-            int budget = batchLimit;
-            for (;;) {
-                // check() drains one round; a round that finds nothing and no fired id leaves
-                // the signaler armed, so the next flush of any sender writes the descriptor.
-                int n = mailbox.check(deliver);
-                if (n == 0) {
-                    return;
-                }
-                budget -= n;
-                if (budget <= 0) {
-                    // Not armed (this check found work), so the descriptor stays quiet: go on
-                    // in a task after the loop's other work.
-                    scheduleDrain();
-                    return;
-                }
-            }
-        } finally {
-            draining = false;
-            if (deliveredOnLoop != before) {
-                delivered = deliveredOnLoop;
-            }
-        }
-    }
-
-    private void scheduleDrain() {
-        if (drainScheduled) {
-            return;
-        }
-        drainScheduled = true;
-        try {
-            if (loop instanceof SingleThreadEventLoop) {
-                // After this turn's tasks, queue the drain for the next turn: it then runs after
-                // the loop's next I/O pass. (A task that queued itself again directly would run
-                // within the same runAllTasks, which checks its time budget only every 64 tasks
-                // and, during a shutdown, runs until the queue is empty: it would starve the
-                // sockets, or never let the shutdown finish while senders keep sending.)
-                ((SingleThreadEventLoop) loop).executeAfterEventLoopIteration(requeueTask);
-            } else {
-                loop.execute(drainTask);
-            }
-        } catch (RejectedExecutionException e) {
-            // The loop is shut down: the close sequence (unregistered(), or the loop's
-            // termination) delivers what is left.
-            drainScheduled = false;
-        }
-    }
-
-    private void requeue() {
-        try {
-            loop.execute(drainTask); // from the loop thread: a queue offer, no wake-up
-        } catch (RejectedExecutionException e) {
-            drainScheduled = false; // shut down: the close sequence delivers what is left
-        }
-    }
-
-    private void runDrainTask() {
-        drainScheduled = false;
-        drain();
-    }
-
-    private void deliver(T message) {
-        deliveredOnLoop++;
-        try {
-            handler.accept(message);
-        } catch (Throwable t) {
-            try {
-                onHandlerFailure.accept(message, t);
-            } catch (Throwable u) {
-                u.addSuppressed(t);
-                LOGGER.warn("A LoopMailbox failure handler raised an exception.", u);
-            }
         }
     }
 
@@ -472,121 +345,12 @@ public final class LoopMailbox<T> {
      */
     public CompletableFuture<Void> close() {
         if (STATE.compareAndSet(this, OPEN, CLOSING)) {
-            requestCancel();
+            registration.cancel();
         }
         return closeFuture();
     }
 
-    private void requestCancel() {
-        if (loop.inEventLoop() && !draining) {
-            cancelOnLoop();
-            return;
-        }
-        try {
-            loop.execute(cancelTask);
-        } catch (RejectedExecutionException e) {
-            // The loop is shutting down or down. While it runs, its prepareToDestroy cancels every
-            // registration; once it has terminated nothing else can touch the mailbox.
-            if (loop.isTerminated()) {
-                finish();
-            }
-        }
-    }
-
-    /** Loop thread. */
-    private void cancelOnLoop() {
-        IoRegistration r = registration;
-        if (r == null) {
-            return; // the registration is pending: onRegistration sees CLOSING and cancels it
-        }
-        // epoll: epoll_ctl(DEL), then handle.unregistered() -> finish(), on this thread.
-        // NIO: key.cancel(), then handle.unregistered() -> finish(), on this thread.
-        // false: already cancelled (group shutdown), and finish() has run.
-        r.cancel();
-    }
-
-    /** Netty: the handle is unregistered (removed from the poller); no more events come. */
-    void onUnregistered() {
-        if (loop.inEventLoop()) {
-            finish();
-            return;
-        }
-        // NIO's registration may be cancelled on a foreign thread: move to the loop thread,
-        // where the handler runs.
-        try {
-            loop.execute(this::finish);
-        } catch (RejectedExecutionException e) {
-            finish(); // the loop is down: no handler call can run concurrently any more
-        }
-    }
-
-    /**
-     * The close sequence, once: refuse senders, wait for the calls in progress, deliver the rest,
-     * close the descriptors. Runs on the loop thread, or, if the loop terminated without
-     * unregistering the handle, on the thread that completes the loop's termination future (the
-     * loop thread has ended then, and its last writes happen-before that completion).
-     */
-    private void finish() {
-        if (draining && loop.inEventLoop()) {
-            // Unregistered from inside our own drain (a handler that made the loop cancel it):
-            // the pipes cannot be read re-entrantly, so finish right after this drain.
-            loop.execute(this::finish);
-            return;
-        }
-        if (!finishing.compareAndSet(false, true)) {
-            return;
-        }
-        STATE.compareAndSet(this, OPEN, CLOSING); // group shutdown: nobody called close()
-        awaitSenders();
-        long before = deliveredOnLoop;
-        try {
-            // No sender is inside a call now and none can enter, so the pipes hold exactly the
-            // accepted messages not yet delivered: each flushed one is in a pipe that is awake or
-            // whose id is fired, and check() visits both until a round finds nothing.
-            while (mailbox.check(deliver) > 0) {
-                // keep draining
-            }
-        } finally {
-            if (deliveredOnLoop != before) {
-                delivered = deliveredOnLoop;
-            }
-            finishClosed();
-        }
-    }
-
-    private void finishClosed() {
-        loop.terminationFuture().removeListener(onLoopTerminated);
-        try {
-            signaler.close(); // the one close of the descriptors (after the poller let go of them)
-        } catch (IOException | RuntimeException e) {
-            LOGGER.warn("Closing the signaler of {} failed.", this, e);
-        }
-        state = CLOSED;
-        registered.completeExceptionally(new IllegalStateException("closed before it was registered"));
-        closed.complete(null);
-    }
-
-    /** Waits until no sender is between its entry check and its exit (CLOSING is already set). */
-    private void awaitSenders() {
-        Sender<?>[] all;
-        synchronized (sendersLock) {
-            all = senders;
-        }
-        for (Sender<?> s : all) {
-            int spins = 0;
-            while (s.busy()) {
-                // A sender call is a few writes and at most one non-blocking write(2): short,
-                // unless its thread is descheduled.
-                if (++spins < 100) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
-            }
-        }
-    }
-
-    IllegalStateException closedException() {
+    private IllegalStateException closedException() {
         return new IllegalStateException("LoopMailbox is closed: the message is not accepted");
     }
 
@@ -629,14 +393,14 @@ public final class LoopMailbox<T> {
     }
 
     /**
-     * Returns how many times the loop was woken for this mailbox: the number of readiness events
-     * of its descriptor that the loop handled. Messages drained by a continuation task (after
-     * {@link Builder#batchLimit}) or at the first check after registration do not count.
+     * Returns how many times the loop was woken for this mailbox: the number of drain tasks a
+     * sender queued because its flush found the loop asleep on its pipe. Continuations (after
+     * {@link Builder#batchLimit}) and the drain at the registration do not count.
      *
      * @return the number of wake-ups so far
      */
     public long wakeups() {
-        return wakeups;
+        return drain.wakeups();
     }
 
     /**
@@ -653,7 +417,7 @@ public final class LoopMailbox<T> {
      * @return the number of messages delivered by the drains that have ended
      */
     public long delivered() {
-        return delivered;
+        return drain.delivered();
     }
 
     /**
@@ -673,8 +437,8 @@ public final class LoopMailbox<T> {
     @Override
     public String toString() {
         int s = state;
-        return "LoopMailbox[" + transport + ", " + (s == OPEN ? "open" : s == CLOSING ? "closing" : "closed")
-                + ", senders=" + senders.length + ", delivered=" + delivered + ", wakeups=" + wakeups + "]";
+        return "LoopMailbox[" + registration.transport() + ", " + (s == OPEN ? "open" : s == CLOSING ? "closing" : "closed")
+                + ", senders=" + senders.length + ", delivered=" + delivered() + ", wakeups=" + wakeups() + "]";
     }
 
     /**
@@ -683,29 +447,16 @@ public final class LoopMailbox<T> {
      *
      * @param <T> the type of the messages
      */
-    public static final class Sender<T> {
-
-        private static final VarHandle IN_CALL;
-
-        static {
-            try {
-                IN_CALL = MethodHandles.lookup().findVarHandle(Sender.class, "inCall", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
+    public static final class Sender<T> extends SenderGate {
 
         private final LoopMailbox<T> box;
-        private final YMailbox.Writer<T> writer;
-        /**
-         * 1 while a call is between its entry check and its exit. Written only by the sender's
-         * thread; read by the closer.
-         */
-        private volatile int inCall;
+        private final LoopDrain<T>.Pipe pipe;
+        private final YPipe<T> writer;
 
-        Sender(LoopMailbox<T> box, YMailbox.Writer<T> writer) {
+        Sender(LoopMailbox<T> box, LoopDrain<T>.Pipe pipe) {
             this.box = box;
-            this.writer = writer;
+            this.pipe = pipe;
+            this.writer = pipe.pipe;
         }
 
         /**
@@ -721,7 +472,10 @@ public final class LoopMailbox<T> {
             Objects.requireNonNull(message, "message");
             enter();
             try {
-                writer.send(message);
+                writer.write(message, false);
+                if (!writer.flush()) {
+                    pipe.wake(); // the loop went to sleep on this pipe: queue its drain task
+                }
             } finally {
                 exit();
             }
@@ -739,7 +493,7 @@ public final class LoopMailbox<T> {
             Objects.requireNonNull(message, "message");
             enter();
             try {
-                writer.write(message);
+                writer.write(message, false);
             } finally {
                 exit();
             }
@@ -755,7 +509,9 @@ public final class LoopMailbox<T> {
         public void flush() {
             enter();
             try {
-                writer.flush();
+                if (!writer.flush()) {
+                    pipe.wake();
+                }
             } finally {
                 exit();
             }
@@ -770,25 +526,15 @@ public final class LoopMailbox<T> {
             return box;
         }
 
-        private void enter() {
-            // Dekker with the closer: this volatile store, then the volatile load of the state;
-            // the closer stores CLOSING, then loads inCall (awaitSenders). Volatile accesses are
-            // totally ordered, so either this load sees CLOSING and the call backs out before
-            // touching the pipe, or the closer sees inCall == 1 and waits for exit().
-            inCall = 1;
-            if (box.state != OPEN) {
-                IN_CALL.setRelease(this, 0);
-                throw box.closedException();
-            }
+        @Override
+        boolean open() {
+            return box.state == OPEN; // volatile read
         }
 
-        private void exit() {
-            // Release: the pipe writes of this call happen-before the closer's acquiring read of 0.
-            IN_CALL.setRelease(this, 0);
+        @Override
+        IllegalStateException closed() {
+            return box.closedException();
         }
 
-        boolean busy() {
-            return inCall != 0; // volatile read: acquires exit()'s release
-        }
     }
 }

@@ -1,6 +1,7 @@
 /**
- * ysuite on Netty 4.2: {@link org.ysuite.netty.LoopMailbox}, a {@link org.ysuite.YMailbox} drained
- * on an epoll or NIO {@link io.netty.channel.IoEventLoop} and woken through its own descriptor.
+ * ysuite on Netty 4.2: {@link org.ysuite.netty.LoopMailbox}, application threads' ypipes drained
+ * on an epoll or NIO {@link io.netty.channel.IoEventLoop}, which is woken through Netty's own
+ * wake-up only when it went to sleep on a pipe.
  *
  * <p>Netty is a {@code provided} dependency: the application brings its own Netty 4.2 (and, for
  * epoll, {@code netty-transport-classes-epoll} with its native library).

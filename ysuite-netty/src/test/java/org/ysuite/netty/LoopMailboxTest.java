@@ -1,3 +1,5 @@
+// Over 500 lines: one test class per public type (LoopMailbox) with its shared fixtures (descriptor
+// counting, the order check, the echo traffic); each test is a lifecycle or hand-off scenario.
 package org.ysuite.netty;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -10,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.local.LocalIoHandler;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -190,6 +193,50 @@ class LoopMailboxTest {
             box.close().get(10, TimeUnit.SECONDS);
             echo.close();
         } finally {
+            Transport.shutdown(group);
+        }
+    }
+
+    /**
+     * The wake-up is Netty's own: a send that finds the loop asleep on its pipe queues the pipe's
+     * drain task on the loop (as {@code execute} would), and further sends before that task ran
+     * queue nothing (unlike {@code execute}: no task per message). The loop is held inside a task
+     * of the test's meanwhile, so the queue can be counted without a race.
+     */
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aSenderQueuesOneDrainTaskPerSleepOfTheLoopNotOnePerMessage(Transport transport) throws Exception {
+        MultiThreadIoEventLoopGroup group = transport.newGroup();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            IoEventLoop loop = group.next();
+            List<String> seen = new ArrayList<>(); // loop thread until the close future
+            LoopMailbox<String> box = transport.<String>builder(loop, seen::add).register();
+            box.registrationFuture().get(10, TimeUnit.SECONDS);
+            LoopMailbox.Sender<String> out = box.newSender();
+            CountDownLatch inside = new CountDownLatch(1);
+            loop.execute(() -> {
+                inside.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertTrue(inside.await(10, TimeUnit.SECONDS), "the loop did not run the holding task");
+            SingleThreadEventExecutor executor = (SingleThreadEventExecutor) loop;
+            int before = executor.pendingTasks();
+            out.send("a");
+            assertEquals(before + 1, executor.pendingTasks(), "the first send did not queue the drain task");
+            out.send("b");
+            out.write("c");
+            out.flush();
+            assertEquals(before + 1, executor.pendingTasks(), "a send queued a task while one was queued");
+            release.countDown();
+            box.close().get(10, TimeUnit.SECONDS);
+            assertEquals(List.of("a", "b", "c"), seen);
+        } finally {
+            release.countDown(); // also when an assertion failed: the loop must be let go
             Transport.shutdown(group);
         }
     }

@@ -44,14 +44,17 @@ import org.ysuite.netty.LoopMailbox;
  *       window; the unbounded hand-offs would otherwise grow without limit).</li>
  *   <li>{@link #worstCase1} / {@link #worstCase2} ({@code Mode.AverageTime}, ns/op; 1 or 2
  *       application threads): one message at a time per thread, each sent only after the loop
- *       handled the previous one, so the loop has usually gone back to sleep: the cost of a hand-off
- *       that must wake the loop.</li>
+ *       handled the previous one, so the loop has usually gone back to sleep: the round trip app
+ *       &rarr; loop &rarr; app of a hand-off that must wake the loop. The way back is the same for
+ *       every hand-off: the handler's release store into the thread's {@link Window}, which the
+ *       thread spins on (then yields), so only the way in differs.</li>
  * </ul>
  *
  * <h2>Params</h2>
  * <ul>
- *   <li>{@code handoff}: {@code ysuite} (a {@link LoopMailbox} over an eventfd on epoll, a
- *       NioSignaler on NIO; the message is a preallocated object), {@code execute}
+ *   <li>{@code handoff}: {@code ysuite} (a {@link LoopMailbox}: the message, a preallocated
+ *       object, goes into the sender's own pipe, and a flush that finds the loop asleep on it
+ *       queues the pipe's preallocated drain task with {@code execute}), {@code execute}
  *       ({@code loop.execute(() -> ...)}: one captured lambda allocated per message),
  *       {@code jctools} (a preallocated object offered to an {@link MpscArrayQueue}, the loop woken
  *       by {@code execute(drainTask)} when its drainer said it was going idle).</li>
@@ -63,8 +66,9 @@ import org.ysuite.netty.LoopMailbox;
  *   <li>{@code messages}: messages handed off in the iteration;</li>
  *   <li>{@code loopWaits}: the loop's blocking waits ({@link CountingIoHandlerFactory}), each
  *       ended by a wake-up or a timer; <b>wake-ups per message = loopWaits / messages</b>;</li>
- *   <li>{@code mailboxWakeups}: for {@code ysuite}, how often the mailbox's descriptor woke the
- *       loop ({@link LoopMailbox#wakeups()}); 0 for the others.</li>
+ *   <li>{@code mailboxWakeups}: for {@code ysuite}, how many drain tasks the senders queued
+ *       because the loop was asleep on their pipe ({@link LoopMailbox#wakeups()}); 0 for the
+ *       others.</li>
  * </ul>
  * Loop-wide counters are recorded by the first thread only, so the sums are not doubled. Run with
  * {@code -prof gc} for allocation ({@code gc.alloc.rate.norm}, B/op).

@@ -1,0 +1,237 @@
+package org.ysuite.netty;
+
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.SingleThreadEventLoop;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.ysuite.WaitPolicy;
+import org.ysuite.YPipe;
+
+/**
+ * The loop side of a {@link LoopMailbox}: each sender's {@link YPipe}, and the task that drains it
+ * on the loop, queued through Netty's own wake-up.
+ *
+ * <h2>The wake-up</h2>
+ * The pipe tells its writer when its reader (the loop) went to sleep on it: a flush that finds it
+ * asleep returns {@code false}, once per sleep. That writer then queues the pipe's own task,
+ * preallocated, with {@code loop.execute(pipe)}: Netty's task queue and Netty's wake-up, which
+ * writes the loop's eventfd only if the loop is blocked in {@code epoll_wait}/{@code select}
+ * ({@code nextWakeupNanos}), and which the loop never reads back. This is the path of
+ * {@code execute(runnable)} minus its allocation, taken once per sleep of the pipe instead of once
+ * per message: while the loop keeps up, a send is the pipe's write and flush only.
+ *
+ * <p>So at most one task per pipe is outstanding: only the task puts the pipe to sleep (its last
+ * {@code readBatch}, which found nothing), and only a flush that finds it asleep queues the task.
+ * The task happens-after the flush that queued it ({@code execute} hands it over through Netty's
+ * queue), and the pipe's own protocol makes every flushed message visible to its reader.
+ *
+ * <h2>Budget</h2>
+ * A task delivers at most the batch limit, then goes on in its next turn, after the loop's next I/O
+ * pass (a task queued at the end of this turn, {@code executeAfterEventLoopIteration}: a task that
+ * queued itself directly would run again within the same {@code runAllTasks}, which checks its
+ * time budget only every 64 tasks and, during a shutdown, runs until the queue is empty). The pipe
+ * stays awake meanwhile, so its writer queues nothing.
+ *
+ * @param <T> the type of the messages
+ */
+final class LoopDrain<T> {
+
+    private static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(LoopMailbox.class);
+
+    private final IoEventLoop loop;
+    private final Consumer<? super T> handler;
+    private final BiConsumer<? super T, ? super Throwable> onHandlerFailure;
+    private final int batchLimit;
+    /** True once the close sequence has begun: tasks then leave the pipes to its final drain. */
+    private final BooleanSupplier stopped;
+    /** Calls the handler for one message; never throws, so a failure cannot cut a batch short. */
+    private final Consumer<T> deliver = this::deliver;
+
+    // Loop-thread state.
+    private boolean registered;
+    private boolean draining;
+    private long deliveredOnLoop;
+    private long wakeupsOnLoop;
+
+    // Copies of the loop-thread counters for other threads: written by the loop thread only
+    // (single writer, so a plain increment of the loop's own copy and a volatile store suffice).
+    private volatile long delivered;
+    private volatile long wakeups;
+
+    LoopDrain(IoEventLoop loop, Consumer<? super T> handler,
+            BiConsumer<? super T, ? super Throwable> onHandlerFailure, int batchLimit, BooleanSupplier stopped) {
+        this.loop = loop;
+        this.handler = handler;
+        this.onHandlerFailure = onHandlerFailure;
+        this.batchLimit = batchLimit;
+        this.stopped = stopped;
+    }
+
+    /** Any thread: a new sender's pipe, its reader asleep so that its first flush queues the task. */
+    Pipe newPipe() {
+        return new Pipe();
+    }
+
+    /** One sender's pipe and the loop task that drains it. */
+    final class Pipe implements Runnable {
+        final YPipe<T> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
+        /** Loop thread: a continuation after the budget is queued. */
+        private boolean continuing;
+        /** Loop thread: the task ran before the registration was done; the pipe is left awake. */
+        private boolean deferred;
+        private final Runnable requeue = this::requeue;
+
+        Pipe() {
+            // A new pipe's reader counts as awake: put it to sleep on the reader side before any
+            // write. The loop reads the pipe only after a happens-before edge from this thread:
+            // the writer's task (this object reaches the writer through the caller's own hand-off),
+            // or the final drain (through LoopMailbox's volatile list of senders).
+            pipe.checkRead();
+        }
+
+        /** Sender thread: its flush found the loop asleep on this pipe. */
+        void wake() {
+            try {
+                loop.execute(this);
+            } catch (RejectedExecutionException e) {
+                // The loop is shut down: the close sequence drains every pipe once no sender call
+                // is in progress, this one included.
+            }
+        }
+
+        /** Loop thread: woken by the writer, or a continuation. */
+        @Override
+        public void run() {
+            if (stopped.getAsBoolean()) {
+                return; // the close sequence drains
+            }
+            if (!registered) {
+                deferred = true; // the registration drains it (pipe left awake: no more tasks)
+                return;
+            }
+            if (continuing) {
+                continuing = false;
+            } else {
+                wakeups = ++wakeupsOnLoop;
+            }
+            drain(this);
+        }
+
+        private void requeue() {
+            try {
+                loop.execute(this); // from the loop thread: a queue offer, no wake-up
+            } catch (RejectedExecutionException e) {
+                continuing = false; // shut down: the close sequence delivers what is left
+            }
+        }
+    }
+
+    /** Loop thread: the registration is done; drains what was sent before it. */
+    void registered(Pipe[] pipes) {
+        registered = true;
+        for (Pipe p : pipes) {
+            if (p.deferred) {
+                p.deferred = false;
+                drain(p);
+            }
+        }
+    }
+
+    /** Loop thread: delivers until the pipe is empty (and so asleep), or the budget is spent. */
+    private void drain(Pipe p) {
+        if (draining) {
+            return; // cannot happen: a handler never runs the loop's tasks
+        }
+        draining = true;
+        long before = deliveredOnLoop;
+        try {
+            int budget = batchLimit;
+            for (;;) {
+                // A readBatch that finds nothing puts the pipe to sleep: the writer's next flush
+                // queues the task again.
+                int n = p.pipe.readBatch(deliver);
+                if (n == 0) {
+                    return;
+                }
+                budget -= n;
+                if (budget <= 0) {
+                    continueLater(p); // the pipe stays awake: its writer queues nothing meanwhile
+                    return;
+                }
+            }
+        } finally {
+            draining = false;
+            if (deliveredOnLoop != before) {
+                delivered = deliveredOnLoop;
+            }
+        }
+    }
+
+    private void continueLater(Pipe p) {
+        if (p.continuing) {
+            return;
+        }
+        p.continuing = true;
+        try {
+            if (loop instanceof SingleThreadEventLoop) {
+                // After this turn's tasks, queue the drain for the next turn: it then runs after
+                // the loop's next I/O pass (see the class doc).
+                ((SingleThreadEventLoop) loop).executeAfterEventLoopIteration(p.requeue);
+            } else {
+                loop.execute(p);
+            }
+        } catch (RejectedExecutionException e) {
+            // The loop is shut down: the close sequence delivers what is left.
+            p.continuing = false;
+        }
+    }
+
+    /** Loop thread (or the termination thread once the loop has ended): the close sequence's drain. */
+    void drainAll(Pipe[] pipes) {
+        long before = deliveredOnLoop;
+        try {
+            // No sender is inside a call now and none can enter, so the pipes hold exactly the
+            // accepted messages not yet delivered.
+            for (Pipe p : pipes) {
+                while (p.pipe.readBatch(deliver) > 0) {
+                    // keep draining
+                }
+            }
+        } finally {
+            if (deliveredOnLoop != before) {
+                delivered = deliveredOnLoop;
+            }
+        }
+    }
+
+    /** Loop thread: inside a drain (a handler runs). */
+    boolean draining() {
+        return draining;
+    }
+
+    private void deliver(T message) {
+        deliveredOnLoop++;
+        try {
+            handler.accept(message);
+        } catch (Throwable t) {
+            try {
+                onHandlerFailure.accept(message, t);
+            } catch (Throwable u) {
+                u.addSuppressed(t);
+                LOGGER.warn("A LoopMailbox failure handler raised an exception.", u);
+            }
+        }
+    }
+
+    long delivered() {
+        return delivered;
+    }
+
+    long wakeups() {
+        return wakeups;
+    }
+}
