@@ -162,13 +162,22 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         return records.drain(front, r, records.headerAt(front), handler, consumedStep);
     }
 
-    /** Reader, in {@link #drain}: a record is consumed; the writer may reuse it at once. */
+    /**
+     * Reader, in {@link #drain}: a record is consumed; the writer may reuse it at once.
+     *
+     * @return true if the handler closed the pipe
+     */
+    final boolean consumed(long next) {
+        front = next; // counts as read
+        setReleaseConsumed(next); // the writer may reuse it (head follows at exit)
+        return (getOpaqueReaderWord() & SideGuard.CLOSING) != 0;
+    }
+
+    /** {@link #consumed} for the ring (a few bytecodes: the JIT inlines it at every call site). */
     private final class Consumed implements RecordRing.Reader {
         @Override
         public boolean consumedTo(long next) {
-            front = next; // counts as read
-            setReleaseConsumed(next); // the writer may reuse it (head follows at exit)
-            return (getOpaqueReaderWord() & SideGuard.CLOSING) != 0; // the handler closed the pipe
+            return consumed(next);
         }
     }
 
