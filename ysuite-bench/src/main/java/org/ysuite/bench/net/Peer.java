@@ -47,6 +47,18 @@ public enum Peer {
     }
 
     /**
+     * Returns the peers that answer requests (every one but {@link #NETTY_PERIODIC}, whose
+     * flush every 64 messages means nothing for one message at a time).
+     *
+     * @return the peers, in declaration order
+     */
+    public static java.util.List<Peer> requestReply() {
+        java.util.List<Peer> out = new java.util.ArrayList<>(java.util.List.of(values()));
+        out.remove(NETTY_PERIODIC);
+        return out;
+    }
+
+    /**
      * Parses a JMH parameter value.
      *
      * @param param e.g. {@code ysuite}
