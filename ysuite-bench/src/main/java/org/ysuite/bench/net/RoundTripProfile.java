@@ -23,7 +23,7 @@ import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.netty.MessageStream;
 
@@ -316,7 +316,7 @@ public final class RoundTripProfile {
                                 });
                     }
                 }).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-        SynchronousQueue<ByteBuf> replies = new SynchronousQueue<>();
+        ArrayBlockingQueue<ByteBuf> replies = new ArrayBlockingQueue<>(16); // as the report's Netty client
         Channel ch = new Bootstrap().group(cg).channel(EpollSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<Channel>() {
