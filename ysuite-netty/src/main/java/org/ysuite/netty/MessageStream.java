@@ -35,7 +35,7 @@ import org.ysuite.YSemaphore;
  * (it found the pipe empty last time) wakes it: the writers' pipes form one mailbox wired to one
  * descriptor the loop polls (an eventfd on epoll), and the flush fires the writer's signal id on
  * it. The loop then drains everything flushed so far into buffers of at most
- * {@link Builder#bufferSize} bytes and hands each full buffer, and the last partial one, to the
+ * {@link MessageStreamBuilder#bufferSize} bytes and hands each full buffer, and the last partial one, to the
  * socket with one {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it
  * reaches the buffer size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message
  * whose rest, once the batch buffer is empty, is at least a buffer long goes to the socket in one
@@ -63,14 +63,14 @@ import org.ysuite.YSemaphore;
  * their order, messages of different writers interleave whole.
  *
  * <h2>The channel's handlers</h2>
- * {@link Builder#attach} adds three handlers, each with one job: {@code ysuite-frame-decoder} (the
+ * {@link MessageStreamBuilder#attach} adds three handlers, each with one job: {@code ysuite-frame-decoder} (the
  * frames into the inbound window, and its flow control), {@code ysuite-frame-encoder} (the writers'
  * windows into framed batches) and {@code ysuite-message-stream} (the connect's outcome, failures,
  * the end of the channel, {@link #close()}).
  *
  * <h2>Closing and errors</h2>
  * {@link #close()} sends what every writer had flushed when it was called (waiting at most
- * {@link Builder#lingerMillis} for the socket to take it), closes the channel and releases the
+ * {@link MessageStreamBuilder#lingerMillis} for the socket to take it), closes the channel and releases the
  * pipes and the mailbox's descriptors. When the peer closes, {@link #receive(byte[])} returns the
  * messages that arrived and then {@code -1}; when the connection fails (reset, a malformed frame,
  * a close in the middle of a message) it returns them and then throws {@link IOException} with the
@@ -95,7 +95,7 @@ import org.ysuite.YSemaphore;
  */
 public final class MessageStream implements AutoCloseable {
 
-    /** The default {@link Builder#bufferSize}: {@value} bytes, as in seed 003's runs. */
+    /** The default {@link MessageStreamBuilder#bufferSize}: {@value} bytes, as in seed 003's runs. */
     public static final int DEFAULT_BUFFER_SIZE = 8192;
     /**
      * The default window (ring capacity) of each direction: {@value} bytes, sixteen messages of
@@ -104,11 +104,11 @@ public final class MessageStream implements AutoCloseable {
      * thread hand-off; see docs/network.md.) Off-heap, per writer and per stream's inbound side.
      */
     public static final int DEFAULT_WINDOW = 1 << 20;
-    /** The default {@link Builder#maxMessageLength}: {@value} bytes. */
+    /** The default {@link MessageStreamBuilder#maxMessageLength}: {@value} bytes. */
     public static final int DEFAULT_MAX_MESSAGE_LENGTH = 1 << 16;
-    /** The smallest {@link Builder#bufferSize}: {@value} bytes. */
+    /** The smallest {@link MessageStreamBuilder#bufferSize}: {@value} bytes. */
     public static final int MIN_BUFFER_SIZE = 1;
-    /** The largest {@link Builder#bufferSize}: {@value} bytes. */
+    /** The largest {@link MessageStreamBuilder#bufferSize}: {@value} bytes. */
     public static final int MAX_BUFFER_SIZE = 1 << 24;
 
     /** What a {@link Writer#send} does when its outbound window is full. */
@@ -141,14 +141,14 @@ public final class MessageStream implements AutoCloseable {
     private final StreamStatus status;
     /** The loop's stall for inbound room and the reader's resume (see {@link InboundStall}). */
     private final InboundStall inboundStall = new InboundStall();
-    private final FrameDecoder decoder;
-    private final FrameEncoder encoder;
+    final FrameDecoder decoder;
+    final FrameEncoder encoder;
     private final WriterMailbox mailbox;
-    private final StreamLifecycle lifecycle;
+    final StreamLifecycle lifecycle;
     /** Set by {@link #close()}. */
     private volatile boolean closeRequested;
 
-    private MessageStream(Builder b, Channel channel) {
+    MessageStream(MessageStreamBuilder b, Channel channel) {
         if (!(channel.eventLoop() instanceof IoEventLoop)) {
             throw new IllegalArgumentException("channel must be registered with an IoEventLoop (a"
                     + " MultiThreadIoEventLoopGroup of epoll or NIO), not "
@@ -161,12 +161,16 @@ public final class MessageStream implements AutoCloseable {
         this.maxMessageLength = b.maxMessageLength;
         this.onFull = b.onFull;
         this.lingerMillis = b.lingerMillis;
-        this.status = new StreamStatus(b.readerPolicy);
-        this.inbound = new OffHeapYPipe(b.inboundWindow, b.readerPolicy, WaitPolicy.purePark());
-        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall);
+        this.status = new StreamStatus(b.readerSpinNanos);
+        // The pipe's reader never spins: the reader's one spin is ReaderWait's, on the signal.
+        this.inbound = new OffHeapYPipe(b.loopHandler != null ? OffHeapYPipe.MIN_CAPACITY_BYTES : b.inboundWindow,
+                WaitPolicy.purePark(), WaitPolicy.purePark());
         this.encoder = new FrameEncoder(bufferSize);
+        LoopDispatch dispatch = b.loopHandler == null ? null
+                : new LoopDispatch(b.loopHandler, encoder, maxMessageLength);
+        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall, dispatch);
         try {
-            this.mailbox = new WriterMailbox(loop, encoder, outboundWindow, b.writerPolicy);
+            this.mailbox = new WriterMailbox(loop, encoder, outboundWindow, b.writerPolicies);
         } catch (RuntimeException e) {
             inbound.close();
             throw e;
@@ -179,12 +183,12 @@ public final class MessageStream implements AutoCloseable {
      *
      * @return a builder with the defaults
      */
-    public static Builder builder() {
-        return new Builder();
+    public static MessageStreamBuilder builder() {
+        return new MessageStreamBuilder();
     }
 
     /**
-     * Attaches a stream with the default settings to {@code channel}; see {@link Builder#attach}.
+     * Attaches a stream with the default settings to {@code channel}; see {@link MessageStreamBuilder#attach}.
      *
      * @param channel a registered TCP channel of an epoll or NIO {@code MultiThreadIoEventLoopGroup}
      * @return the stream
@@ -192,162 +196,6 @@ public final class MessageStream implements AutoCloseable {
      */
     public static MessageStream attach(Channel channel) {
         return builder().attach(channel);
-    }
-
-    /** Settings of a {@link MessageStream}. Not thread-safe; each {@link #attach} makes a new stream. */
-    public static final class Builder {
-        private int bufferSize = DEFAULT_BUFFER_SIZE;
-        private int outboundWindow = DEFAULT_WINDOW;
-        private int inboundWindow = DEFAULT_WINDOW;
-        private int maxMessageLength = DEFAULT_MAX_MESSAGE_LENGTH;
-        private OnFull onFull = OnFull.BLOCK;
-        private long lingerMillis = 5000;
-        private WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
-        private WaitPolicy writerPolicy = WaitPolicy.defaultPolicy();
-
-        private Builder() {
-        }
-
-        /**
-         * Sets the largest batch the loop hands to the socket in one call (seed 003's buffer size).
-         *
-         * @param bytes from {@value #MIN_BUFFER_SIZE} to {@value #MAX_BUFFER_SIZE}; default
-         *     {@value #DEFAULT_BUFFER_SIZE}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is out of range
-         */
-        public Builder bufferSize(int bytes) {
-            if (bytes < MIN_BUFFER_SIZE || bytes > MAX_BUFFER_SIZE) {
-                throw new IllegalArgumentException("bufferSize must be from " + MIN_BUFFER_SIZE + " to "
-                        + MAX_BUFFER_SIZE + " bytes, not " + bytes);
-            }
-            this.bufferSize = bytes;
-            return this;
-        }
-
-        /** A window size, checked; the message names the builder method's argument. */
-        private static int checkWindow(String name, int bytes) {
-            if (bytes < OffHeapYPipe.MIN_CAPACITY_BYTES || bytes > OffHeapYPipe.MAX_CAPACITY_BYTES
-                    || Integer.bitCount(bytes) != 1) {
-                throw new IllegalArgumentException(name + " must be a power of two from "
-                        + OffHeapYPipe.MIN_CAPACITY_BYTES + " to " + OffHeapYPipe.MAX_CAPACITY_BYTES
-                        + " bytes, not " + bytes);
-            }
-            return bytes;
-        }
-
-        /**
-         * Sets the size of each writer's outbound pipe (how far a writer may run ahead of the loop).
-         *
-         * @param bytes a power of two from {@value OffHeapYPipe#MIN_CAPACITY_BYTES} to
-         *     {@value OffHeapYPipe#MAX_CAPACITY_BYTES}; default {@value #DEFAULT_WINDOW}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
-         */
-        public Builder outboundWindow(int bytes) {
-            this.outboundWindow = checkWindow("outboundWindow", bytes);
-            return this;
-        }
-
-        /**
-         * Sets the size of the inbound pipe (how far the loop may read ahead of the reader before it
-         * stops reading the channel).
-         *
-         * @param bytes a power of two from {@value OffHeapYPipe#MIN_CAPACITY_BYTES} to
-         *     {@value OffHeapYPipe#MAX_CAPACITY_BYTES}; default {@value #DEFAULT_WINDOW}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
-         */
-        public Builder inboundWindow(int bytes) {
-            this.inboundWindow = checkWindow("inboundWindow", bytes);
-            return this;
-        }
-
-        /**
-         * Sets the longest message either side accepts; a longer incoming frame fails the
-         * connection. It must fit both windows (checked by {@link #attach}).
-         *
-         * @param bytes {@code >= 0}; default {@value #DEFAULT_MAX_MESSAGE_LENGTH}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is negative
-         */
-        public Builder maxMessageLength(int bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxMessageLength must be >= 0, not " + bytes);
-            }
-            this.maxMessageLength = bytes;
-            return this;
-        }
-
-        /**
-         * Sets what {@link Writer#send} does when its window is full.
-         *
-         * @param policy {@link OnFull#BLOCK} (default) or {@link OnFull#FAIL}
-         * @return this builder
-         * @throws NullPointerException if {@code policy} is null
-         */
-        public Builder onFull(OnFull policy) {
-            this.onFull = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /**
-         * Sets how long {@link MessageStream#close()} waits for the socket to take the messages
-         * already sent before it closes the channel anyway.
-         *
-         * @param millis {@code >= 0}; default 5000
-         * @return this builder
-         * @throws IllegalArgumentException if {@code millis} is negative
-         */
-        public Builder lingerMillis(long millis) {
-            if (millis < 0) {
-                throw new IllegalArgumentException("lingerMillis must be >= 0, not " + millis);
-            }
-            this.lingerMillis = millis;
-            return this;
-        }
-
-        /**
-         * Sets how the reader waits when the inbound pipe is empty, and how a writer waits for
-         * room.
-         *
-         * @param reader the reading thread's policy
-         * @param writer the writers' policy (for {@link OnFull#BLOCK})
-         * @return this builder
-         * @throws NullPointerException if a policy is null
-         */
-        public Builder waitPolicies(WaitPolicy reader, WaitPolicy writer) {
-            this.readerPolicy = Objects.requireNonNull(reader, "reader");
-            this.writerPolicy = Objects.requireNonNull(writer, "writer");
-            return this;
-        }
-
-        /**
-         * Makes a stream over {@code channel} and adds its handler at the end of the channel's
-         * pipeline. Call it before the channel reads (in a {@code ChannelInitializer}, or with
-         * {@code autoRead} off): bytes read before are not the stream's.
-         *
-         * @param channel a registered TCP channel of an epoll or NIO {@code MultiThreadIoEventLoopGroup}
-         * @return the stream
-         * @throws NullPointerException if {@code channel} is null
-         * @throws IllegalArgumentException if the channel's loop is neither epoll nor NIO, or
-         *     {@link #maxMessageLength} does not fit a window
-         */
-        public MessageStream attach(Channel channel) {
-            Objects.requireNonNull(channel, "channel");
-            int fits = Math.min(OffHeapYPipe.maxMessageLength(outboundWindow),
-                    OffHeapYPipe.maxMessageLength(inboundWindow));
-            if (maxMessageLength > fits) {
-                throw new IllegalArgumentException("maxMessageLength (" + maxMessageLength
-                        + ") must be at most " + fits + " bytes for windows of " + outboundWindow
-                        + " and " + inboundWindow + " bytes (window / 2 - 4)");
-            }
-            MessageStream s = new MessageStream(this, channel);
-            channel.pipeline().addLast("ysuite-frame-decoder", s.decoder);
-            channel.pipeline().addLast("ysuite-frame-encoder", s.encoder);
-            channel.pipeline().addLast("ysuite-message-stream", s.lifecycle);
-            return s;
-        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -538,14 +386,19 @@ public final class MessageStream implements AutoCloseable {
         return mailbox.wakeups();
     }
 
-    /** How many times the reader went to sleep on an empty inbound window (for the tests). */
+    /** How many times the reader parked on an empty inbound window (for the tests). */
     long readerWaits() {
-        return status.readerWaits();
+        return status.readerWait().sleeps();
+    }
+
+    /** The reader's wait, for its counters (for the tests). */
+    ReaderWait readerWait() {
+        return status.readerWait();
     }
 
     /**
      * Closes the stream: the messages flushed by every writer before this call are handed to the
-     * socket (waiting at most {@link Builder#lingerMillis} for it to take them), the channel is
+     * socket (waiting at most {@link MessageStreamBuilder#lingerMillis} for it to take them), the channel is
      * closed, writers and the reader get {@link IOException} from then on, and the pipes' memory and
      * the mailbox's descriptors are released. Waits for all that unless called on the event loop.
      * Idempotent.

@@ -44,7 +44,7 @@ class MessageStreamTest {
         final MessageStream client;
         final MessageStream accepted;
 
-        Pair(Transport transport, Consumer<MessageStream.Builder> settings) throws Exception {
+        Pair(Transport transport, Consumer<MessageStreamBuilder> settings) throws Exception {
             this(transport, settings, 0);
         }
 
@@ -54,7 +54,7 @@ class MessageStreamTest {
          * socket whose SO_RCVBUF is set is not autotuned (Linux), and the window scale a
          * connection agrees on depends on the receive buffer at that moment.
          */
-        Pair(Transport transport, Consumer<MessageStream.Builder> settings, int socketBuffer) throws Exception {
+        Pair(Transport transport, Consumer<MessageStreamBuilder> settings, int socketBuffer) throws Exception {
             group = transport.newGroup();
             CompletableFuture<MessageStream> child = new CompletableFuture<>();
             try {
@@ -79,12 +79,12 @@ class MessageStreamTest {
         }
 
         /** Attaches a stream with {@code settings} to each channel it initializes, into {@code into}. */
-        private static ChannelInitializer<Channel> attaching(Consumer<MessageStream.Builder> settings,
+        private static ChannelInitializer<Channel> attaching(Consumer<MessageStreamBuilder> settings,
                                                              CompletableFuture<MessageStream> into) {
             return new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    MessageStream.Builder b = MessageStream.builder();
+                    MessageStreamBuilder b = MessageStream.builder();
                     settings.accept(b);
                     into.complete(b.attach(ch));
                 }
@@ -465,7 +465,7 @@ class MessageStreamTest {
 
     @Test
     void badArgumentsNameTheArgumentAndTheLimit() throws Exception {
-        MessageStream.Builder b = MessageStream.builder();
+        MessageStreamBuilder b = MessageStream.builder();
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.bufferSize(0)).getMessage()
                 .contains("bufferSize must be from 1"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.outboundWindow(1000)).getMessage()
@@ -479,7 +479,7 @@ class MessageStreamTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> w.send(new byte[101], 0, 101));
             assertTrue(e.getMessage().contains("length (101) must be at most maxMessageLength (100)"), e.getMessage());
-            MessageStream.Builder tooBig = MessageStream.builder().outboundWindow(4096).maxMessageLength(5000);
+            MessageStreamBuilder tooBig = MessageStream.builder().outboundWindow(4096).maxMessageLength(5000);
             e = assertThrows(IllegalArgumentException.class, () -> tooBig.attach(p.server));
             assertTrue(e.getMessage().contains("must be at most 2044"), e.getMessage());
         }
