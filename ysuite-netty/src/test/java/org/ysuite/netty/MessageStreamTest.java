@@ -55,6 +55,12 @@ class MessageStreamTest {
          * connection agrees on depends on the receive buffer at that moment.
          */
         Pair(Transport transport, Consumer<MessageStreamBuilder> settings, int socketBuffer) throws Exception {
+            this(transport, settings, settings, socketBuffer);
+        }
+
+        /** A pair whose client and server streams have settings of their own. */
+        Pair(Transport transport, Consumer<MessageStreamBuilder> clientSettings,
+             Consumer<MessageStreamBuilder> serverSettings, int socketBuffer) throws Exception {
             group = transport.newGroup();
             CompletableFuture<MessageStream> child = new CompletableFuture<>();
             try {
@@ -66,10 +72,10 @@ class MessageStreamTest {
                             .childOption(ChannelOption.SO_SNDBUF, socketBuffer);
                     cb.option(ChannelOption.SO_RCVBUF, socketBuffer).option(ChannelOption.SO_SNDBUF, socketBuffer);
                 }
-                server = sb.childHandler(attaching(settings, child)).bind(new InetSocketAddress("127.0.0.1", 0))
+                server = sb.childHandler(attaching(serverSettings, child)).bind(new InetSocketAddress("127.0.0.1", 0))
                         .sync().channel();
                 CompletableFuture<MessageStream> mine = new CompletableFuture<>();
-                cb.handler(attaching(settings, mine)).connect(server.localAddress()).sync();
+                cb.handler(attaching(clientSettings, mine)).connect(server.localAddress()).sync();
                 client = mine.get(10, TimeUnit.SECONDS);
                 accepted = child.get(10, TimeUnit.SECONDS);
             } catch (Exception | Error e) {
