@@ -1,15 +1,8 @@
 package org.ysuite.netty;
 
-// Over 500 lines: the public API's nested types (Builder, Writer) must stay nested for source
-// compatibility, and their javadoc is most of this file; the work is in FrameDecoder,
-// FrameEncoder, WriterMailbox, InboundStall and StreamLifecycle.
-
 import io.netty.channel.Channel;
 import io.netty.channel.IoEventLoop;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -29,7 +22,7 @@ import org.ysuite.YSemaphore;
  * frames).
  *
  * <h2>Outbound: consumer-driven batching</h2>
- * Each application thread writes through its own {@link Writer} (from {@link #newWriter()}): an
+ * Each application thread writes through its own {@link MessageWriter} (from {@link #newWriter()}): an
  * {@link OffHeapYPipe} (the outbound window) whose reader is the event loop. A send copies the
  * message into the pipe and flushes it; only the flush that finds the loop asleep on that pipe
  * (it found the pipe empty last time) wakes it: the writers' pipes form one mailbox wired to one
@@ -52,7 +45,7 @@ import org.ysuite.YSemaphore;
  * <ul>
  *   <li>Outbound: a writer whose window is full blocks until the loop has drained room
  *       ({@link OnFull#BLOCK}, the default) or gets {@link WindowFullException}
- *       ({@link OnFull#FAIL}); {@link Writer#offer} never blocks. The loop stops draining while the
+ *       ({@link OnFull#FAIL}); {@link MessageWriter#offer} never blocks. The loop stops draining while the
  *       channel is not writable (Netty's write-buffer water marks), so a slow peer fills the
  *       windows.</li>
  *   <li>Inbound: when the inbound window is full, the loop turns the channel's {@code autoRead}
@@ -85,7 +78,7 @@ import org.ysuite.YSemaphore;
  * // in a ChannelInitializer (client or server child), before the channel reads:
  * MessageStream stream = MessageStream.builder().bufferSize(8192).attach(ch);
  * // any application thread:
- * MessageStream.Writer out = stream.newWriter();
+ * MessageWriter out = stream.newWriter();
  * out.send(bytes, 0, bytes.length);
  * // the one reading thread:
  * byte[] buf = new byte[stream.maxMessageLength()];
@@ -111,7 +104,7 @@ public final class MessageStream implements AutoCloseable {
     /** The largest {@link MessageStreamBuilder#bufferSize}: {@value} bytes. */
     public static final int MAX_BUFFER_SIZE = 1 << 24;
 
-    /** What a {@link Writer#send} does when its outbound window is full. */
+    /** What a {@link MessageWriter#send} does when its outbound window is full. */
     public enum OnFull {
         /** Wait until the event loop has drained room (interruptible). */
         BLOCK,
@@ -119,7 +112,7 @@ public final class MessageStream implements AutoCloseable {
         FAIL
     }
 
-    /** A {@link Writer#send} found its outbound window full and the stream is set to {@link OnFull#FAIL}. */
+    /** A {@link MessageWriter#send} found its outbound window full and the stream is set to {@link OnFull#FAIL}. */
     public static final class WindowFullException extends IOException {
         private static final long serialVersionUID = 1L;
 
@@ -132,9 +125,9 @@ public final class MessageStream implements AutoCloseable {
     private final Channel channel;
     private final IoEventLoop loop;
     private final int bufferSize;
-    private final int outboundWindow;
+    final int outboundWindow;
     private final int maxMessageLength;
-    private final OnFull onFull;
+    final OnFull onFull;
     private final long lingerMillis;
 
     private final OffHeapYPipe inbound;
@@ -143,7 +136,7 @@ public final class MessageStream implements AutoCloseable {
     private final InboundStall inboundStall = new InboundStall();
     final FrameDecoder decoder;
     final FrameEncoder encoder;
-    private final WriterMailbox mailbox;
+    final WriterMailbox mailbox;
     final StreamLifecycle lifecycle;
     /** Set by {@link #close()}. */
     private volatile boolean closeRequested;
@@ -210,7 +203,7 @@ public final class MessageStream implements AutoCloseable {
      * @throws IllegalStateException if the stream is closed, or the connection is gone (the
      *     message says which: closed by this side, closed by the peer, or failed)
      */
-    public Writer newWriter() {
+    public MessageWriter newWriter() {
         if (closeRequested) {
             throw new IllegalStateException("MessageStream is closed: no new writer");
         }
@@ -221,7 +214,7 @@ public final class MessageStream implements AutoCloseable {
                     : closeRequested ? "MessageStream is closed: no new writer"
                     : "the connection is closed (the peer closed it, or the channel was closed): no new writer", f);
         }
-        return new Writer(p);
+        return new MessageWriter(this, p);
     }
 
     /**
@@ -345,7 +338,7 @@ public final class MessageStream implements AutoCloseable {
     }
 
     /** An exception for a call that found a pipe or the mailbox closed; other misuse is rethrown. */
-    private IOException closedOr(IllegalStateException e) {
+    IOException closedOr(IllegalStateException e) {
         IOException f = status.failure();
         if (closeRequested) {
             return new IOException("MessageStream is closed", e);
@@ -443,181 +436,5 @@ public final class MessageStream implements AutoCloseable {
     public String toString() {
         return "MessageStream[" + channel + (closeRequested ? ", closed" : status.inboundDone() ? ", ended" : "")
                 + ", bufferSize=" + bufferSize + "]";
-    }
-
-    /**
-     * One application thread's way out: an outbound pipe of its own, drained by the event loop.
-     * Used by one thread at a time: a second thread that sends while the first waits for room gets
-     * {@link IllegalStateException} (checked where a writer waits, so the hot path pays nothing);
-     * two threads writing at once are refused by the pipe's own guard. No allocation per message.
-     */
-    public final class Writer {
-        private final OutboundPipe out;
-        private final OffHeapYPipe pipe;
-        /** The thread waiting for room, or null: one at a time (see {@link #waitForRoom}). */
-        private volatile Thread waiting;
-
-        private Writer(OutboundPipe out) {
-            this.out = out;
-            this.pipe = out.pipe;
-        }
-
-        /**
-         * Sends one message: copies it into the outbound window and makes it visible to the loop.
-         * With {@link OnFull#BLOCK}, waits for room if the window is full.
-         *
-         * @param src the bytes
-         * @param offset where the message starts
-         * @param length its length, {@code 0 <= length <= maxMessageLength()}
-         * @throws NullPointerException if {@code src} is null
-         * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
-         * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
-         * @throws IOException if the stream is closed or the connection is gone
-         * @throws InterruptedException if the thread is interrupted while waiting for room
-         */
-        public void send(byte[] src, int offset, int length) throws IOException, InterruptedException {
-            write(src, offset, length);
-            flush();
-        }
-
-        /**
-         * Sends the remaining bytes of {@code src} as one message, advancing its position.
-         *
-         * @param src the bytes
-         * @throws NullPointerException if {@code src} is null
-         * @throws IllegalArgumentException if the message is longer than {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
-         * @throws IOException if the stream is closed or the connection is gone
-         * @throws InterruptedException if the thread is interrupted while waiting for room
-         */
-        public void send(ByteBuffer src) throws IOException, InterruptedException {
-            Objects.requireNonNull(src, "src");
-            int length = checkLength(src.remaining());
-            try {
-                while (!pipe.write(src, false)) {
-                    waitForRoom(length);
-                }
-                publish();
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        /**
-         * Writes one message without making it visible; {@link #flush()} publishes everything
-         * written since the last flush at once (sender-side batching). With {@link OnFull#BLOCK},
-         * waits for room if the window is full (flushing first).
-         *
-         * @param src the bytes
-         * @param offset where the message starts
-         * @param length its length, {@code 0 <= length <= maxMessageLength()}
-         * @throws NullPointerException if {@code src} is null
-         * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
-         * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
-         * @throws IOException if the stream is closed or the connection is gone
-         * @throws InterruptedException if the thread is interrupted while waiting for room
-         */
-        public void write(byte[] src, int offset, int length) throws IOException, InterruptedException {
-            Objects.requireNonNull(src, "src");
-            Objects.checkFromIndexSize(offset, length, src.length);
-            checkLength(length);
-            try {
-                while (!pipe.write(src, offset, length, false)) {
-                    waitForRoom(length);
-                }
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        /**
-         * Sends one message if the window has room now; never blocks.
-         *
-         * @param src the bytes
-         * @param offset where the message starts
-         * @param length its length, {@code 0 <= length <= maxMessageLength()}
-         * @return {@code true} if sent; {@code false} if the window is full
-         * @throws NullPointerException if {@code src} is null
-         * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
-         * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws IOException if the stream is closed or the connection is gone
-         */
-        public boolean offer(byte[] src, int offset, int length) throws IOException {
-            Objects.requireNonNull(src, "src");
-            Objects.checkFromIndexSize(offset, length, src.length);
-            checkLength(length);
-            try {
-                boolean written = pipe.write(src, offset, length, false);
-                publish();
-                return written;
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        /**
-         * Makes every message written so far visible to the loop, waking it if it is asleep.
-         *
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws IOException if the stream is closed or the connection is gone
-         */
-        public void flush() throws IOException {
-            try {
-                publish();
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        private int checkLength(int length) {
-            if (length > maxMessageLength) {
-                throw new IllegalArgumentException("length (" + length + ") must be at most maxMessageLength ("
-                        + maxMessageLength + ")");
-            }
-            return length;
-        }
-
-        private void publish() {
-            if (!pipe.flush()) {
-                mailbox.signal(out); // the loop found this pipe empty last time: wake it for it
-            }
-        }
-
-        private void waitForRoom(int length) throws IOException, InterruptedException {
-            publish(); // the loop frees room only by draining what is flushed
-            if (onFull == OnFull.FAIL) {
-                throw new WindowFullException(length, outboundWindow);
-            }
-            // The pipe keeps one waiting writer; a second would sleep unseen by both the loop's
-            // wake-up and close(). Only the waiting path pays for this check (one CAS).
-            Thread me = Thread.currentThread();
-            if (!WAITING.compareAndSet(this, null, me)) {
-                Thread other = waiting;
-                throw new IllegalStateException("MessageStream.Writer used by two threads at once: thread "
-                        + me.getName() + " found thread " + (other == null ? "?" : other.getName())
-                        + " waiting for room; a writer belongs to one thread (use newWriter() per thread)");
-            }
-            try {
-                pipe.awaitSpace(length); // the loop's read unparks us; close() too (ISE)
-            } finally {
-                waiting = null;
-            }
-        }
-    }
-
-    private static final VarHandle WAITING;
-
-    static {
-        try {
-            WAITING = MethodHandles.lookup().findVarHandle(Writer.class, "waiting", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
     }
 }

@@ -142,7 +142,7 @@ class MessageStreamTest {
     static Thread echo(MessageStream s, AtomicReference<Throwable> error) {
         Thread t = new Thread(() -> {
             try {
-                MessageStream.Writer w = s.newWriter();
+                MessageWriter w = s.newWriter();
                 byte[] buf = new byte[s.maxMessageLength()];
                 int n;
                 while ((n = s.receive(buf)) >= 0) {
@@ -185,7 +185,7 @@ class MessageStreamTest {
             Thread echo = echo(p.accepted, error);
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[maxLength];
                     for (int i = 0; i < count; i++) {
                         w.send(buf, 0, fill(buf, i, maxLength));
@@ -221,12 +221,12 @@ class MessageStreamTest {
         // close() hands the flushed messages to the socket, waiting at most lingerMillis: far more
         // than a loaded machine needs, so that a slow loop is not a lost message
         try (Pair p = new Pair(transport, b -> b.lingerMillis(60_000))) {
-            MessageStream.Writer w = p.accepted.newWriter();
+            MessageWriter w = p.accepted.newWriter();
             byte[] buf = new byte[64];
             for (int i = 0; i < 1000; i++) {
                 w.send(buf, 0, fill(buf, i, 64));
             }
-            MessageStream.Writer mine = p.client.newWriter();
+            MessageWriter mine = p.client.newWriter();
             p.accepted.close();
             for (int i = 0; i < 1000; i++) {
                 int n = p.client.receive(buf);
@@ -254,7 +254,7 @@ class MessageStreamTest {
     void fullWindowsStopTheWriterAndTheReading(Transport transport) throws Exception {
         try (Pair p = new Pair(transport, b -> b.outboundWindow(4096).inboundWindow(4096).maxMessageLength(1000)
                 .onFull(MessageStream.OnFull.FAIL), SMALL_SOCKET_BUFFER)) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] buf = new byte[1000];
             int sent = 0;
             int refusedInARow = 0;
@@ -307,7 +307,7 @@ class MessageStreamTest {
             CountDownLatch done = new CountDownLatch(1);
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[1000];
                     long bytes = 0;
                     for (int i = 0; !stop.get() && bytes < limitBytes; i++) {
@@ -399,7 +399,7 @@ class MessageStreamTest {
             AtomicReference<Throwable> sendError = new AtomicReference<>();
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[200];
                     for (int i = 0; ; i++) {
                         w.send(buf, 0, fill(buf, i, 200));
@@ -410,7 +410,7 @@ class MessageStreamTest {
             }, "sender");
             sender.start();
             // the server sends some messages, reads some, then resets the connection
-            MessageStream.Writer w = p.accepted.newWriter();
+            MessageWriter w = p.accepted.newWriter();
             byte[] buf = new byte[200];
             for (int i = 0; i < 100; i++) {
                 w.send(buf, 0, fill(buf, i, 200));
@@ -458,7 +458,7 @@ class MessageStreamTest {
 
     private static void cycle(Transport transport) throws Exception {
         try (Pair p = new Pair(transport, b -> { })) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] buf = new byte[100];
             w.send(buf, 0, fill(buf, 1, 100));
             assertNull(check(buf, p.accepted.receive(buf), 1, 100));
@@ -481,7 +481,7 @@ class MessageStreamTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.maxMessageLength(-1)).getMessage()
                 .contains("maxMessageLength must be >= 0"));
         try (Pair p = new Pair(Transport.EPOLL_EVENTFD, x -> x.maxMessageLength(100))) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> w.send(new byte[101], 0, 101));
             assertTrue(e.getMessage().contains("length (101) must be at most maxMessageLength (100)"), e.getMessage());

@@ -68,7 +68,7 @@ class OnLoopServerTest {
             AtomicReference<Throwable> error = new AtomicReference<>();
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[max];
                     for (int i = 0; i < count; i++) {
                         w.send(buf, 0, MessageStreamTest.fill(buf, i, max));
@@ -94,7 +94,7 @@ class OnLoopServerTest {
     }
 
     /**
-     * A server application thread sends through a {@link MessageStream.Writer} while the loop
+     * A server application thread sends through a {@link MessageWriter} while the loop
      * answers requests: every message arrives whole, each source in its own order.
      */
     @ParameterizedTest
@@ -107,7 +107,7 @@ class OnLoopServerTest {
             AtomicReference<Throwable> error = new AtomicReference<>();
             Thread pusher = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.accepted.newWriter();
+                    MessageWriter w = p.accepted.newWriter();
                     byte[] m = new byte[64];
                     for (int i = 0; i < pushes; i++) {
                         int l = MessageStreamTest.fill(m, i, 64);
@@ -120,7 +120,7 @@ class OnLoopServerTest {
             }, "pusher");
             Thread requester = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] m = new byte[64];
                     for (int i = 0; i < requests; i++) {
                         w.send(m, 0, MessageStreamTest.fill(m, i, 64));
@@ -166,7 +166,7 @@ class OnLoopServerTest {
                 b -> b.outboundWindow(8192).maxMessageLength(size)
                         .onLoop((buffer, offset, length, reply) -> reply.send(buffer, offset, length)),
                 MessageStreamTest.SMALL_SOCKET_BUFFER)) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] m = new byte[size];
             int sent = 0;
             int refusedInARow = 0;
@@ -215,7 +215,7 @@ class OnLoopServerTest {
             }
             reply.send(buffer, offset, length);
         }), 0)) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] m = new byte[13];
             byte[] in = new byte[64];
             w.send(m, 0, 5);
