@@ -26,7 +26,7 @@ class RoundTripCountsTest {
         try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t, b -> { })) {
             AtomicReference<Throwable> error = new AtomicReference<>();
             Thread echo = MessageStreamTest.echo(p.accepted, error);
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] msg = new byte[16];
             byte[] in = new byte[16];
             for (int i = 0; i < rounds; i++) {

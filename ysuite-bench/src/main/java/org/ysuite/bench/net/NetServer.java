@@ -20,6 +20,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import org.ysuite.netty.MessageStream;
+import org.ysuite.netty.MessageWriter;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -122,7 +123,7 @@ public final class NetServer {
             ready(((InetSocketAddress) server.localAddress()).getPort());
             try (MessageStream s = accepted.get()) {
                 server.close();
-                MessageStream.Writer w = s.newWriter();
+                MessageWriter w = s.newWriter();
                 byte[] in = new byte[MAX];
                 byte[] reply = new byte[MAX];
                 if ("sink".equals(mode)) {
