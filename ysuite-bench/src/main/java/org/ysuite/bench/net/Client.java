@@ -83,6 +83,7 @@ public abstract class Client implements AutoCloseable {
             throws Exception {
         switch (peer) {
             case YSUITE:
+            case YSUITE_LOOP: // the client is the same; only the server answers on its loop
                 return new Ysuite(host, port, bufferSize);
             case TCP:
                 return new Tcp(host, port);

@@ -45,7 +45,7 @@ import org.ysuite.netty.MessageStream;
  * from {@code /proc/self/task/TID/status}: each is one sleep and one wake-up of that thread.
  *
  * <p>{@code java -cp ysuite-bench.jar org.ysuite.bench.net.RoundTripProfile --profile [n [peer,...]]}
- * (default 20,000 round trips after as many untimed; peers {@code tcp,netty_flush,ysuite}).
+ * (default 20,000 round trips after as many untimed; peers {@code tcp,netty_flush,ysuite,ysuite_loop}).
  * Benchmark-only: the stamps cost a few tens of ns per stage.
  */
 public final class RoundTripProfile {
@@ -83,7 +83,7 @@ public final class RoundTripProfile {
     public static void main(String[] args) throws Exception {
         int a = args.length > 0 && "--profile".equals(args[0]) ? 1 : 0;
         int n = args.length > a ? Integer.parseInt(args[a]) : 20_000;
-        String[] peers = args.length > a + 1 ? args[a + 1].split(",") : new String[] {"tcp", "netty_flush", "ysuite"};
+        String[] peers = args.length > a + 1 ? args[a + 1].split(",") : new String[] {"tcp", "netty_flush", "ysuite", "ysuite_loop"};
         System.out.printf(Locale.ROOT, "load average %s", new String(java.nio.file.Files.readAllBytes(
                 java.nio.file.Paths.get("/proc/loadavg"))));
         for (String p : peers) {
@@ -95,16 +95,17 @@ public final class RoundTripProfile {
     }
 
     private void print(String peer, double[] switches) {
-        System.out.printf(Locale.ROOT, "%n%s: %d round trips of %d B; medians [us]%n", peer, n, SIZE);
+        System.out.printf(Locale.ROOT, "%n%s: %d round trips of %d B; median and mean [us]%n", peer, n, SIZE);
         int last = 0;
         for (int s = 1; s <= 8; s++) {
             if (t[s][0] == 0) {
                 continue;
             }
-            System.out.printf(Locale.ROOT, "  T%d-T%d %-38s %8.2f%n", last, s, label(last, s), median(last, s) / 1e3);
+            System.out.printf(Locale.ROOT, "  T%d-T%d %-60s %8.2f %8.2f%n", last, s, label(last, s), median(last, s) / 1e3,
+                    mean(last, s) / 1e3);
             last = s;
         }
-        System.out.printf(Locale.ROOT, "  round trip (T8-T0)                          %8.2f%n", median(0, 8) / 1e3);
+        System.out.printf(Locale.ROOT, "  T0-T8 %-60s %8.2f %8.2f%n", "round trip", median(0, 8) / 1e3, mean(0, 8) / 1e3);
         StringBuilder b = new StringBuilder("  voluntary context switches per round trip:");
         for (int i = 0; i < THREADS.length; i++) {
             if (switches[i] >= 0) {
@@ -116,6 +117,14 @@ public final class RoundTripProfile {
 
     private static String label(int from, int to) {
         return to == from + 1 ? STAGES[from] : STAGES[from] + " .. " + STAGES[to - 1];
+    }
+
+    private double mean(int from, int to) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += t[to][i] - t[from][i];
+        }
+        return sum / n;
     }
 
     private double median(int from, int to) {
@@ -204,9 +213,11 @@ public final class RoundTripProfile {
             case NETTY_FLUSH:
                 return netty();
             case YSUITE:
-                return ysuite();
+                return ysuite(false);
+            case YSUITE_LOOP:
+                return ysuite(true);
             default:
-                throw new IllegalArgumentException("peer " + peer + ": not profiled (tcp, netty_flush, ysuite)");
+                throw new IllegalArgumentException("peer " + peer + ": not profiled (tcp, netty_flush, ysuite, ysuite_loop)");
         }
     }
 
@@ -351,7 +362,7 @@ public final class RoundTripProfile {
         };
     }
 
-    private Side ysuite() throws Exception {
+    private Side ysuite(boolean onLoop) throws Exception {
         MultiThreadIoEventLoopGroup cg = group("rt-cloop");
         MultiThreadIoEventLoopGroup sg = group("rt-sloop");
         CompletableFuture<MessageStream> accepted = new CompletableFuture<>();
@@ -361,7 +372,11 @@ public final class RoundTripProfile {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast(new Probe(3, 6));
-                        accepted.complete(MessageStream.builder().attach(ch));
+                        accepted.complete(onLoop ? MessageStream.builder().onLoop((buf, off, len, reply) -> {
+                            stamp(4);
+                            reply.send(buf, off, len);
+                            stamp(5);
+                        }).attach(ch) : MessageStream.builder().attach(ch));
                     }
                 }).bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
         CompletableFuture<MessageStream> connected = new CompletableFuture<>();
@@ -380,9 +395,9 @@ public final class RoundTripProfile {
         Thread echo = new Thread(() -> {
             byte[] in = new byte[NetServer.MAX];
             try {
-                var sw = ss.newWriter();
+                var sw = onLoop ? null : ss.newWriter();
                 int len;
-                while ((len = ss.receive(in)) >= 0) {
+                while ((len = ss.receive(in)) >= 0) { // on an on-loop stream: the end only
                     stamp(4);
                     sw.send(in, 0, len);
                     stamp(5);
@@ -390,7 +405,7 @@ public final class RoundTripProfile {
             } catch (Exception e) {
                 // the stream ended
             }
-        }, "rt-server");
+        }, onLoop ? "rt-wait-end" : "rt-server");
         echo.start();
         return new Side() {
             @Override

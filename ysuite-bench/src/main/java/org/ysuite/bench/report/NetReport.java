@@ -126,7 +126,7 @@ final class NetReport {
             return;
         }
         out.append("\n### Seed 003: latency (one-way = round trip / 2, µs), ").append(net).append("\n\n| size [B] |");
-        Peer[] peers = {Peer.YSUITE, Peer.TCP, Peer.JEROMQ, Peer.NETTY_FLUSH};
+        Peer[] peers = {Peer.YSUITE, Peer.YSUITE_LOOP, Peer.TCP, Peer.JEROMQ, Peer.NETTY_FLUSH};
         for (Peer p : peers) {
             out.append(' ').append(p.label()).append(" |");
         }
@@ -323,7 +323,7 @@ final class NetReport {
             cs.computeIfAbsent(r.method, k -> new TreeMap<>()).put(Peer.of(r.param("peer")), r);
         }
         Map<Peer, Result> rt = roundTrips();
-        for (Peer y : new Peer[] {Peer.YSUITE}) {
+        for (Peer y : new Peer[] {Peer.YSUITE, Peer.YSUITE_LOOP}) {
             Result yr = rt.get(y);
             if (yr == null) {
                 continue;
@@ -339,8 +339,12 @@ final class NetReport {
             }
         }
         if (cs.containsKey("twoway")) {
-            double r = ratio(rate(cs.get("twoway").get(Peer.YSUITE)), rate(cs.get("twoway").get(Peer.JEROMQ)));
-            target("seed 002 two-way >= 1.0x JeroMQ REQ/REP", r, r >= 1.0);
+            for (Peer y : new Peer[] {Peer.YSUITE, Peer.YSUITE_LOOP}) {
+                if (y == Peer.YSUITE || cs.get("twoway").containsKey(y)) {
+                    double r = ratio(rate(cs.get("twoway").get(y)), rate(cs.get("twoway").get(Peer.JEROMQ)));
+                    target((y == Peer.YSUITE ? "" : y.param() + " ") + "seed 002 two-way >= 1.0x JeroMQ REQ/REP", r, r >= 1.0);
+                }
+            }
         }
         if (cs.containsKey("oneway")) {
             double r = ratio(rate(cs.get("oneway").get(Peer.YSUITE)), rate(cs.get("oneway").get(Peer.JEROMQ)));

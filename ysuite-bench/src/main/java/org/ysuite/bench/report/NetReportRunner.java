@@ -254,7 +254,7 @@ final class NetReportRunner {
 
     /** The 16 B round trip of every request/response peer, as results of {@code net.RoundTrip.request}. */
     private static List<Result> roundTrip(int[] plan, boolean smoke) throws Exception {
-        List<Peer> peers = smoke ? List.of(Peer.YSUITE, Peer.TCP) : Peer.requestReply();
+        List<Peer> peers = smoke ? List.of(Peer.YSUITE, Peer.YSUITE_LOOP, Peer.TCP) : Peer.requestReply();
         System.out.printf("16 B round trip: %d rounds of %d per peer (%s) ...%n", plan[0], plan[1], peers);
         List<Result> out = new ArrayList<>();
         for (RoundTrip.Stats s : RoundTrip.measure(peers, 16, plan[0], plan[1], plan[2]).values()) {
@@ -269,7 +269,7 @@ final class NetReportRunner {
     private static List<Result> clientServer(int n, boolean smoke) throws Exception {
         List<Result> out = new ArrayList<>();
         Map<String, Peer[]> modes = new LinkedHashMap<>();
-        modes.put("twoway", smoke ? new Peer[] {Peer.YSUITE} : Peer.requestReply().toArray(new Peer[0]));
+        modes.put("twoway", smoke ? new Peer[] {Peer.YSUITE, Peer.YSUITE_LOOP} : Peer.requestReply().toArray(new Peer[0]));
         modes.put("oneway", smoke ? new Peer[] {Peer.YSUITE} : Peer.values());
         for (Map.Entry<String, Peer[]> m : modes.entrySet()) {
             for (Peer p : m.getValue()) {
