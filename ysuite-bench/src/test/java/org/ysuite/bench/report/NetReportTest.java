@@ -58,6 +58,18 @@ class NetReportTest {
     }
 
     @Test
+    void theOnLoopServerGetsTargetRowsOfItsOwn() {
+        String md = new NetReport(List.of(rt(org.ysuite.bench.net.Peer.YSUITE, 90_000, 300_000),
+                rt(org.ysuite.bench.net.Peer.YSUITE_LOOP, 30_000, 60_000),
+                rt(org.ysuite.bench.net.Peer.NETTY_FLUSH, 30_000, 80_000),
+                rt(org.ysuite.bench.net.Peer.TCP, 15_000, 40_000)), 2).render("");
+        assertTrue(md.contains("| ysuite 16 B round trip, mean <= 1.0x plain Netty | 3.00x | no |"), md);
+        assertTrue(md.contains("| ysuite_loop 16 B round trip, mean <= 1.0x plain Netty | 1.00x | yes |"), md);
+        assertTrue(md.contains("| ysuite_loop 16 B round trip, p99 <= 2.0x raw TCP | 1.50x | yes |"), md);
+        assertTrue(md.contains("| ysuite MessageStream, server handler on the loop | 30.0 | 30.0 | 60.0 | 120.0 |"), md);
+    }
+
+    @Test
     void withoutAPeerTheTargetIsNotMeasured() {
         String md = new NetReport(List.of(rt(org.ysuite.bench.net.Peer.YSUITE, 40_000, 100_000)), 2).render("");
         assertTrue(md.contains("| ysuite 16 B round trip, mean <= 1.0x plain Netty | – | not measured |")
