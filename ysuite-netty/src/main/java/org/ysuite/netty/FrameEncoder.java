@@ -112,11 +112,13 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements OffHeap
         if (!deferFlush) {
             return;
         }
+        if (!closed) {
+            sendChunk(); // written, not flushed: the flush below is the read's one
+        }
         deferFlush = false;
         if (closed) {
             return;
         }
-        sendChunk();
         if (unflushed) {
             unflushed = false;
             ctx.flush();

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * <p>A reply goes through {@link LoopReply}: it is framed straight into the stream's outbound
  * batch and the batch is flushed to the socket once, when the loop has handled everything it read
  * (Netty's {@code channelReadComplete}). Messages that application threads send through
- * {@link MessageStream.Writer}s on the same stream interleave with the replies whole.
+ * {@link MessageWriter}s on the same stream interleave with the replies whole.
  *
  * <p>The handler must not block: it holds up every channel of its loop while it runs. If it
  * throws, the stream fails: the connection is reset (so the peer gets an {@code IOException}),

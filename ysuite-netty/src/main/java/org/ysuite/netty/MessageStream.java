@@ -39,7 +39,14 @@ import org.ysuite.YSemaphore;
  * The loop decodes frames straight into a second {@link OffHeapYPipe} (the inbound window; a
  * message is claimed whole and filled as its bytes arrive) and flushes it once per read; the
  * application thread reads it with {@link #receive(byte[])} or {@link #receiveBatch}, sleeping on
- * a {@link YSemaphore} when it is empty, woken only by the flush that finds it asleep.
+ * a {@link YSemaphore} when it is empty, woken only by the flush that finds it asleep; before it
+ * parks it spins on that signal for about as long as recent waits took (at most
+ * {@link MessageStreamBuilder#readerSpin}, none while waits are longer).
+ *
+ * <h2>A server that answers on the loop</h2>
+ * With {@link MessageStreamBuilder#onLoop(LoopHandler)} the inbound messages go to a
+ * {@link LoopHandler} on the event loop instead, which answers through a {@link LoopReply} framed
+ * straight into the outbound batch and flushed once per read: no thread hand-off on that side.
  *
  * <h2>Back-pressure</h2>
  * <ul>
@@ -229,6 +236,7 @@ public final class MessageStream implements AutoCloseable {
      * @throws IOException if the connection failed (after the messages that arrived before), the
      *     connect failed, the channel's event loop shut down, or the stream is closed
      * @throws InterruptedException if the thread is interrupted while waiting
+     * @see MessageStreamBuilder#onLoop (such a stream's {@code receive} only waits for the end)
      */
     public int receive(byte[] dst) throws IOException, InterruptedException {
         Objects.requireNonNull(dst, "dst");

@@ -102,7 +102,7 @@ public final class MessageStreamBuilder {
     }
 
     /**
-     * Sets what {@link MessageStream.Writer#send} does when its window is full.
+     * Sets what {@link MessageWriter#send} does when its window is full.
      *
      * @param policy {@link MessageStream.OnFull#BLOCK} (default) or {@link MessageStream.OnFull#FAIL}
      * @return this builder

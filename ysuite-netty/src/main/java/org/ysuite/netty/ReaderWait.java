@@ -66,7 +66,7 @@ final class ReaderWait {
     }
 
     /** Reader: a wait took {@code waited} ns (to the message's arrival, or the wake-up after it). */
-    private void learn(long waited) {
+    void learn(long waited) {
         if (waited <= maxSpinNanos) {
             failuresInARow = 0;
             budgetNanos = Math.min(maxSpinNanos, Math.max(budgetNanos, 2 * waited));

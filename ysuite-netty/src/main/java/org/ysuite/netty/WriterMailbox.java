@@ -13,6 +13,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -127,14 +128,14 @@ final class WriterMailbox implements IntConsumer {
      * @throws IllegalStateException if the mailbox is closed
      */
     OutboundPipe newPipe() {
+        // Each writer thread waits for room under a policy of its own (an adaptive one keeps the
+        // state of its waiting thread); the user's supplier runs outside the lock.
+        WaitPolicy mine = Objects.requireNonNull(writerPolicies.get(), "writerWaitPolicy gave null");
         synchronized (lock) {
             OutboundPipe[] old = pipes;
             if (old == null) {
                 return null;
             }
-            // Each writer thread waits for room under a policy of its own (an adaptive one keeps
-            // the state of its waiting thread).
-            WaitPolicy mine = java.util.Objects.requireNonNull(writerPolicies.get(), "writerWaitPolicy gave null");
             OffHeapYPipe pipe = new OffHeapYPipe(window, WaitPolicy.purePark(), mine);
             // A new pipe's reader counts as awake (the ypipe protocol): put it to sleep, on the
             // reader side, before any write. The loop reads the pipe only after taking a signal,
