@@ -3,6 +3,7 @@ package org.ysuite.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,6 +30,11 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
     private final int maxMessageLength;
     private final StreamStatus status;
     private final InboundStall stall;
+    /** The on-loop handler's side, or null: the frames go to the inbound pipe. */
+    private final LoopDispatch dispatch;
+    /** On-loop only: reading stopped because the channel was not writable. */
+    private boolean writeStalled;
+    private boolean reading;
     /** The reader's resume, for {@code loop.execute} (allocated once). */
     final Runnable resumeTask = this::resume;
 
@@ -47,7 +53,9 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
     private boolean ended;
     private boolean released;
 
-    FrameDecoder(OffHeapYPipe inbound, int maxMessageLength, StreamStatus status, InboundStall stall) {
+    FrameDecoder(OffHeapYPipe inbound, int maxMessageLength, StreamStatus status, InboundStall stall,
+                 LoopDispatch dispatch) {
+        this.dispatch = dispatch;
         this.inbound = inbound;
         this.maxMessageLength = maxMessageLength;
         this.status = status;
@@ -74,22 +82,79 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
             heldInput.add(in); // read after autoRead went off: kept for resume()
             return;
         }
+        if (dispatch != null && !reading) {
+            reading = true;
+            dispatch.beginRead();
+        }
         try {
             if (decode(in)) {
                 in.release();
             } else {
                 heldInput.add(in);
             }
+        } catch (LoopDispatch.HandlerFailed e) {
+            in.release();
+            handlerFailed(e);
         } catch (IOException e) {
             in.release();
             malformed(e);
+        }
+        if (dispatch != null && !ended) {
+            stopWhileUnwritable();
         }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         flushInbound();
+        if (reading) {
+            reading = false;
+            dispatch.endRead();
+            if (!ended) {
+                stopWhileUnwritable();
+            }
+        }
         ctx.fireChannelReadComplete();
+    }
+
+    /**
+     * On-loop back-pressure: the peer does not take the replies (the channel's outbound buffer
+     * is over its high water mark), so stop reading its requests until it does.
+     */
+    private void stopWhileUnwritable() {
+        if (!writeStalled && !ctx.channel().isWritable()) {
+            writeStalled = true;
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (writeStalled && ctx.channel().isWritable() && !ended && !released) {
+            writeStalled = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /** Whether the loop stopped reading because the channel is not writable (on-loop; for the tests). */
+    boolean writeStalled() {
+        return writeStalled;
+    }
+
+    /**
+     * The on-loop handler threw: the stream fails with its exception, and the connection is
+     * reset (SO_LINGER 0) so that the peer sees a failure, not a clean end.
+     */
+    private void handlerFailed(LoopDispatch.HandlerFailed e) {
+        status.fail(e);
+        endInbound();
+        try {
+            ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+        } catch (RuntimeException notSupported) {
+            // a plain close then; the stream's own failure is recorded
+        }
+        ctx.close();
     }
 
     @Override
@@ -154,6 +219,13 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
                             + " is over maxMessageLength (" + maxMessageLength + ")");
                 }
                 pendingLength = header;
+            }
+            if (dispatch != null) {
+                if (!dispatch.offer(in, pendingLength)) {
+                    return true; // in is empty; the frame's bytes so far are kept
+                }
+                pendingLength = -1;
+                continue;
             }
             if (!claim()) {
                 // The pipe is full. Let the reader see everything first (else it could sleep on

@@ -36,6 +36,9 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     private ByteBuf chunk;
     private long drainedBytes;
     private final Runnable drainTask = this::drainTask;
+    /** While a read's messages go to a {@link LoopHandler}: batches are written, flushed at its end. */
+    private boolean deferFlush;
+    private boolean unflushed;
 
     FrameEncoder(int bufferSize) {
         this.bufferSize = bufferSize;
@@ -99,6 +102,83 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
         }
     }
 
+    /** A read begins whose replies are batched: written as batches fill, flushed by {@link #endReplies()}. */
+    void beginReplies() {
+        deferFlush = true;
+    }
+
+    /** The read is over: the last partial batch goes out and everything is flushed, once. */
+    void endReplies() {
+        if (!deferFlush) {
+            return;
+        }
+        if (!closed) {
+            sendChunk(); // written, not flushed: the flush below is the read's one
+        }
+        deferFlush = false;
+        if (closed) {
+            return;
+        }
+        if (unflushed) {
+            unflushed = false;
+            ctx.flush();
+        }
+    }
+
+    /** A {@link LoopHandler}'s reply from an array: framed into the batch. */
+    void reply(byte[] src, int offset, int length) {
+        if (closed || ctx == null) {
+            return; // the channel has ended: nothing more goes out
+        }
+        boolean outer = enterReply();
+        try {
+            writeHeader(length);
+            int pos = offset;
+            int end = offset + length;
+            while (pos < end) {
+                ByteBuf c = chunk();
+                int n = Math.min(end - pos, c.writableBytes());
+                c.writeBytes(src, pos, n);
+                pos += n;
+                fullChunk();
+            }
+        } finally {
+            leaveReply(outer);
+        }
+    }
+
+    /** A {@link LoopHandler}'s reply from a buffer (its position and limit are the caller's to restore). */
+    void reply(ByteBuffer src, int offset, int length) {
+        if (closed || ctx == null) {
+            return;
+        }
+        boolean outer = enterReply();
+        try {
+            onMessage(src, offset, length);
+        } finally {
+            leaveReply(outer);
+        }
+    }
+
+    /**
+     * A reply is framed whole: a drain re-entered from inside it (a write of ours made Netty fire
+     * channelWritabilityChanged) waits until the reply is in the batch, as a drain's own re-entry does.
+     */
+    private boolean enterReply() {
+        boolean outer = !draining;
+        draining = true;
+        return outer;
+    }
+
+    private void leaveReply(boolean outer) {
+        if (outer) {
+            draining = false;
+            if (redrain) {
+                drain(false);
+            }
+        }
+    }
+
     private void drainTask() {
         drainScheduled = false;
         drain(false);
@@ -154,18 +234,10 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     @Override
     public void onMessage(ByteBuffer buffer, int offset, int length) {
         drainedBytes += 4 + length;
-        ByteBuf c = chunk();
-        if (c.writableBytes() >= 4) {
-            c.writeInt(length);
-        } else {
-            for (int shift = 24; shift >= 0; shift -= 8) {
-                chunk().writeByte(length >>> shift);
-                fullChunk();
-            }
-        }
-        fullChunk();
+        writeHeader(length);
         int pos = offset;
         int end = offset + length;
+        ByteBuf c;
         while (pos < end) {
             if (chunk == null && end - pos >= bufferSize) {
                 // The batch buffer is empty and the rest would fill it at least once: one copy
@@ -180,6 +252,19 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
             pos += n;
             fullChunk();
         }
+    }
+
+    private void writeHeader(int length) {
+        ByteBuf c = chunk();
+        if (c.writableBytes() >= 4) {
+            c.writeInt(length);
+        } else {
+            for (int shift = 24; shift >= 0; shift -= 8) {
+                chunk().writeByte(length >>> shift);
+                fullChunk();
+            }
+        }
+        fullChunk();
     }
 
     private ByteBuf chunk() {
@@ -199,7 +284,7 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
         ByteBuf whole = ctx.alloc().directBuffer(n, n);
         buffer.limit(pos + n).position(pos);
         whole.writeBytes(buffer);
-        ctx.writeAndFlush(whole, ctx.voidPromise());
+        write(whole);
     }
 
     private void sendChunk() {
@@ -207,10 +292,19 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
         if (c != null) {
             chunk = null;
             if (c.isReadable()) {
-                ctx.writeAndFlush(c, ctx.voidPromise());
+                write(c);
             } else {
                 c.release();
             }
+        }
+    }
+
+    private void write(ByteBuf b) {
+        if (deferFlush) {
+            ctx.write(b, ctx.voidPromise());
+            unflushed = true;
+        } else {
+            ctx.writeAndFlush(b, ctx.voidPromise());
         }
     }
 }

@@ -1,15 +1,8 @@
 package org.ysuite.netty;
 
-// Over 500 lines: the public API's nested types (Builder, Writer) must stay nested for source
-// compatibility, and their javadoc is most of this file; the work is in FrameDecoder,
-// FrameEncoder, WriterMailbox, InboundStall and StreamLifecycle.
-
 import io.netty.channel.Channel;
 import io.netty.channel.IoEventLoop;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -30,13 +23,13 @@ import org.ysuite.YSemaphore;
  * frames).
  *
  * <h2>Outbound: consumer-driven batching</h2>
- * Each application thread writes through its own {@link Writer} (from {@link #newWriter()}): an
+ * Each application thread writes through its own {@link MessageWriter} (from {@link #newWriter()}): an
  * {@link OffHeapYPipe} (the outbound window) whose reader is the event loop. A send copies the
  * message into the pipe and flushes it; only the flush that finds the loop asleep on that pipe
  * (it found the pipe empty last time) wakes it: the writers' pipes form one mailbox wired to one
  * descriptor the loop polls (an eventfd on epoll), and the flush fires the writer's signal id on
  * it. The loop then drains everything flushed so far into buffers of at most
- * {@link Builder#bufferSize} bytes and hands each full buffer, and the last partial one, to the
+ * {@link MessageStreamBuilder#bufferSize} bytes and hands each full buffer, and the last partial one, to the
  * socket with one {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it
  * reaches the buffer size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message
  * whose rest, once the batch buffer is empty, is at least a buffer long goes to the socket in one
@@ -47,13 +40,20 @@ import org.ysuite.YSemaphore;
  * The loop decodes frames straight into a second {@link OffHeapYPipe} (the inbound window; a
  * message is claimed whole and filled as its bytes arrive) and flushes it once per read; the
  * application thread reads it with {@link #receive(byte[])} or {@link #receiveBatch}, sleeping on
- * a {@link YSemaphore} when it is empty, woken only by the flush that finds it asleep.
+ * a {@link YSemaphore} when it is empty, woken only by the flush that finds it asleep; before it
+ * parks it spins on that signal for about as long as recent waits took (at most
+ * {@link MessageStreamBuilder#readerSpin}, none while waits are longer).
+ *
+ * <h2>A server that answers on the loop</h2>
+ * With {@link MessageStreamBuilder#onLoop(LoopHandler)} the inbound messages go to a
+ * {@link LoopHandler} on the event loop instead, which answers through a {@link LoopReply} framed
+ * straight into the outbound batch and flushed once per read: no thread hand-off on that side.
  *
  * <h2>Back-pressure</h2>
  * <ul>
  *   <li>Outbound: a writer whose window is full blocks until the loop has drained room
  *       ({@link OnFull#BLOCK}, the default) or gets {@link WindowFullException}
- *       ({@link OnFull#FAIL}); {@link Writer#offer} never blocks. The loop stops draining while the
+ *       ({@link OnFull#FAIL}); {@link MessageWriter#offer} never blocks. The loop stops draining while the
  *       channel is not writable (Netty's write-buffer water marks), so a slow peer fills the
  *       windows.</li>
  *   <li>Inbound: when the inbound window is full, the loop turns the channel's {@code autoRead}
@@ -64,14 +64,14 @@ import org.ysuite.YSemaphore;
  * their order, messages of different writers interleave whole.
  *
  * <h2>The channel's handlers</h2>
- * {@link Builder#attach} adds three handlers, each with one job: {@code ysuite-frame-decoder} (the
+ * {@link MessageStreamBuilder#attach} adds three handlers, each with one job: {@code ysuite-frame-decoder} (the
  * frames into the inbound window, and its flow control), {@code ysuite-frame-encoder} (the writers'
  * windows into framed batches) and {@code ysuite-message-stream} (the connect's outcome, failures,
  * the end of the channel, {@link #close()}).
  *
  * <h2>Closing and errors</h2>
  * {@link #close()} sends what every writer had flushed when it was called (waiting at most
- * {@link Builder#lingerMillis} for the socket to take it), closes the channel and releases the
+ * {@link MessageStreamBuilder#lingerMillis} for the socket to take it), closes the channel and releases the
  * pipes and the mailbox's descriptors. When the peer closes, {@link #receive(byte[])} returns the
  * messages that arrived and then {@code -1}; when the connection fails (reset, a malformed frame,
  * a close in the middle of a message) it returns them and then throws {@link IOException} with the
@@ -86,7 +86,7 @@ import org.ysuite.YSemaphore;
  * // in a ChannelInitializer (client or server child), before the channel reads:
  * MessageStream stream = MessageStream.builder().bufferSize(8192).attach(ch);
  * // any application thread:
- * MessageStream.Writer out = stream.newWriter();
+ * MessageWriter out = stream.newWriter();
  * out.send(bytes, 0, bytes.length);
  * // the one reading thread:
  * byte[] buf = new byte[stream.maxMessageLength()];
@@ -96,7 +96,7 @@ import org.ysuite.YSemaphore;
  */
 public final class MessageStream implements AutoCloseable {
 
-    /** The default {@link Builder#bufferSize}: {@value} bytes, as in seed 003's runs. */
+    /** The default {@link MessageStreamBuilder#bufferSize}: {@value} bytes, as in seed 003's runs. */
     public static final int DEFAULT_BUFFER_SIZE = 8192;
     /**
      * The default window (ring capacity) of each direction: {@value} bytes, sixteen messages of
@@ -105,14 +105,14 @@ public final class MessageStream implements AutoCloseable {
      * thread hand-off; see docs/network.md.) Off-heap, per writer and per stream's inbound side.
      */
     public static final int DEFAULT_WINDOW = 1 << 20;
-    /** The default {@link Builder#maxMessageLength}: {@value} bytes. */
+    /** The default {@link MessageStreamBuilder#maxMessageLength}: {@value} bytes. */
     public static final int DEFAULT_MAX_MESSAGE_LENGTH = 1 << 16;
-    /** The smallest {@link Builder#bufferSize}: {@value} bytes. */
+    /** The smallest {@link MessageStreamBuilder#bufferSize}: {@value} bytes. */
     public static final int MIN_BUFFER_SIZE = 1;
-    /** The largest {@link Builder#bufferSize}: {@value} bytes. */
+    /** The largest {@link MessageStreamBuilder#bufferSize}: {@value} bytes. */
     public static final int MAX_BUFFER_SIZE = 1 << 24;
 
-    /** What a {@link Writer#send} does when its outbound window is full. */
+    /** What a {@link MessageWriter#send} does when its outbound window is full. */
     public enum OnFull {
         /** Wait until the event loop has drained room (interruptible). */
         BLOCK,
@@ -120,7 +120,7 @@ public final class MessageStream implements AutoCloseable {
         FAIL
     }
 
-    /** A {@link Writer#send} found its outbound window full and the stream is set to {@link OnFull#FAIL}. */
+    /** A {@link MessageWriter#send} found its outbound window full and the stream is set to {@link OnFull#FAIL}. */
     public static final class WindowFullException extends IOException {
         private static final long serialVersionUID = 1L;
 
@@ -133,23 +133,23 @@ public final class MessageStream implements AutoCloseable {
     private final Channel channel;
     private final IoEventLoop loop;
     private final int bufferSize;
-    private final int outboundWindow;
+    final int outboundWindow;
     private final int maxMessageLength;
-    private final OnFull onFull;
+    final OnFull onFull;
     private final long lingerMillis;
 
     private final OffHeapYPipe inbound;
     private final StreamStatus status;
     /** The loop's stall for inbound room and the reader's resume (see {@link InboundStall}). */
     private final InboundStall inboundStall = new InboundStall();
-    private final FrameDecoder decoder;
-    private final FrameEncoder encoder;
-    private final WriterMailbox mailbox;
-    private final StreamLifecycle lifecycle;
+    final FrameDecoder decoder;
+    final FrameEncoder encoder;
+    final WriterMailbox mailbox;
+    final StreamLifecycle lifecycle;
     /** Set by {@link #close()}. */
     private volatile boolean closeRequested;
 
-    private MessageStream(Builder b, Channel channel) {
+    MessageStream(MessageStreamBuilder b, Channel channel) {
         if (!(channel.eventLoop() instanceof IoEventLoop)) {
             throw new IllegalArgumentException("channel must be registered with an IoEventLoop (a"
                     + " MultiThreadIoEventLoopGroup of epoll or NIO), not "
@@ -162,12 +162,16 @@ public final class MessageStream implements AutoCloseable {
         this.maxMessageLength = b.maxMessageLength;
         this.onFull = b.onFull;
         this.lingerMillis = b.lingerMillis;
-        this.status = new StreamStatus(b.readerPolicy);
-        this.inbound = new OffHeapYPipe(b.inboundWindow, b.readerPolicy, WaitPolicy.purePark());
-        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall);
+        this.status = new StreamStatus(b.readerSpinNanos);
+        // The pipe's reader never spins: the reader's one spin is ReaderWait's, on the signal.
+        this.inbound = new OffHeapYPipe(b.loopHandler != null ? OffHeapYPipe.MIN_CAPACITY_BYTES : b.inboundWindow,
+                WaitPolicy.purePark(), WaitPolicy.purePark());
         this.encoder = new FrameEncoder(bufferSize);
+        LoopDispatch dispatch = b.loopHandler == null ? null
+                : new LoopDispatch(b.loopHandler, encoder, maxMessageLength);
+        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall, dispatch);
         try {
-            this.mailbox = new WriterMailbox(loop, encoder, outboundWindow, b.writerPolicy);
+            this.mailbox = new WriterMailbox(loop, encoder, outboundWindow, b.writerPolicies);
         } catch (RuntimeException e) {
             inbound.close();
             throw e;
@@ -180,12 +184,12 @@ public final class MessageStream implements AutoCloseable {
      *
      * @return a builder with the defaults
      */
-    public static Builder builder() {
-        return new Builder();
+    public static MessageStreamBuilder builder() {
+        return new MessageStreamBuilder();
     }
 
     /**
-     * Attaches a stream with the default settings to {@code channel}; see {@link Builder#attach}.
+     * Attaches a stream with the default settings to {@code channel}; see {@link MessageStreamBuilder#attach}.
      *
      * @param channel a registered TCP channel of an epoll or NIO {@code MultiThreadIoEventLoopGroup}
      * @return the stream
@@ -193,162 +197,6 @@ public final class MessageStream implements AutoCloseable {
      */
     public static MessageStream attach(Channel channel) {
         return builder().attach(channel);
-    }
-
-    /** Settings of a {@link MessageStream}. Not thread-safe; each {@link #attach} makes a new stream. */
-    public static final class Builder {
-        private int bufferSize = DEFAULT_BUFFER_SIZE;
-        private int outboundWindow = DEFAULT_WINDOW;
-        private int inboundWindow = DEFAULT_WINDOW;
-        private int maxMessageLength = DEFAULT_MAX_MESSAGE_LENGTH;
-        private OnFull onFull = OnFull.BLOCK;
-        private long lingerMillis = 5000;
-        private WaitPolicy readerPolicy = WaitPolicy.defaultPolicy();
-        private WaitPolicy writerPolicy = WaitPolicy.defaultPolicy();
-
-        private Builder() {
-        }
-
-        /**
-         * Sets the largest batch the loop hands to the socket in one call (seed 003's buffer size).
-         *
-         * @param bytes from {@value #MIN_BUFFER_SIZE} to {@value #MAX_BUFFER_SIZE}; default
-         *     {@value #DEFAULT_BUFFER_SIZE}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is out of range
-         */
-        public Builder bufferSize(int bytes) {
-            if (bytes < MIN_BUFFER_SIZE || bytes > MAX_BUFFER_SIZE) {
-                throw new IllegalArgumentException("bufferSize must be from " + MIN_BUFFER_SIZE + " to "
-                        + MAX_BUFFER_SIZE + " bytes, not " + bytes);
-            }
-            this.bufferSize = bytes;
-            return this;
-        }
-
-        /** A window size, checked; the message names the builder method's argument. */
-        private static int checkWindow(String name, int bytes) {
-            if (bytes < OffHeapYPipe.MIN_CAPACITY_BYTES || bytes > OffHeapYPipe.MAX_CAPACITY_BYTES
-                    || Integer.bitCount(bytes) != 1) {
-                throw new IllegalArgumentException(name + " must be a power of two from "
-                        + OffHeapYPipe.MIN_CAPACITY_BYTES + " to " + OffHeapYPipe.MAX_CAPACITY_BYTES
-                        + " bytes, not " + bytes);
-            }
-            return bytes;
-        }
-
-        /**
-         * Sets the size of each writer's outbound pipe (how far a writer may run ahead of the loop).
-         *
-         * @param bytes a power of two from {@value OffHeapYPipe#MIN_CAPACITY_BYTES} to
-         *     {@value OffHeapYPipe#MAX_CAPACITY_BYTES}; default {@value #DEFAULT_WINDOW}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
-         */
-        public Builder outboundWindow(int bytes) {
-            this.outboundWindow = checkWindow("outboundWindow", bytes);
-            return this;
-        }
-
-        /**
-         * Sets the size of the inbound pipe (how far the loop may read ahead of the reader before it
-         * stops reading the channel).
-         *
-         * @param bytes a power of two from {@value OffHeapYPipe#MIN_CAPACITY_BYTES} to
-         *     {@value OffHeapYPipe#MAX_CAPACITY_BYTES}; default {@value #DEFAULT_WINDOW}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
-         */
-        public Builder inboundWindow(int bytes) {
-            this.inboundWindow = checkWindow("inboundWindow", bytes);
-            return this;
-        }
-
-        /**
-         * Sets the longest message either side accepts; a longer incoming frame fails the
-         * connection. It must fit both windows (checked by {@link #attach}).
-         *
-         * @param bytes {@code >= 0}; default {@value #DEFAULT_MAX_MESSAGE_LENGTH}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code bytes} is negative
-         */
-        public Builder maxMessageLength(int bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxMessageLength must be >= 0, not " + bytes);
-            }
-            this.maxMessageLength = bytes;
-            return this;
-        }
-
-        /**
-         * Sets what {@link Writer#send} does when its window is full.
-         *
-         * @param policy {@link OnFull#BLOCK} (default) or {@link OnFull#FAIL}
-         * @return this builder
-         * @throws NullPointerException if {@code policy} is null
-         */
-        public Builder onFull(OnFull policy) {
-            this.onFull = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /**
-         * Sets how long {@link MessageStream#close()} waits for the socket to take the messages
-         * already sent before it closes the channel anyway.
-         *
-         * @param millis {@code >= 0}; default 5000
-         * @return this builder
-         * @throws IllegalArgumentException if {@code millis} is negative
-         */
-        public Builder lingerMillis(long millis) {
-            if (millis < 0) {
-                throw new IllegalArgumentException("lingerMillis must be >= 0, not " + millis);
-            }
-            this.lingerMillis = millis;
-            return this;
-        }
-
-        /**
-         * Sets how the reader waits when the inbound pipe is empty, and how a writer waits for
-         * room.
-         *
-         * @param reader the reading thread's policy
-         * @param writer the writers' policy (for {@link OnFull#BLOCK})
-         * @return this builder
-         * @throws NullPointerException if a policy is null
-         */
-        public Builder waitPolicies(WaitPolicy reader, WaitPolicy writer) {
-            this.readerPolicy = Objects.requireNonNull(reader, "reader");
-            this.writerPolicy = Objects.requireNonNull(writer, "writer");
-            return this;
-        }
-
-        /**
-         * Makes a stream over {@code channel} and adds its handler at the end of the channel's
-         * pipeline. Call it before the channel reads (in a {@code ChannelInitializer}, or with
-         * {@code autoRead} off): bytes read before are not the stream's.
-         *
-         * @param channel a registered TCP channel of an epoll or NIO {@code MultiThreadIoEventLoopGroup}
-         * @return the stream
-         * @throws NullPointerException if {@code channel} is null
-         * @throws IllegalArgumentException if the channel's loop is neither epoll nor NIO, or
-         *     {@link #maxMessageLength} does not fit a window
-         */
-        public MessageStream attach(Channel channel) {
-            Objects.requireNonNull(channel, "channel");
-            int fits = Math.min(OffHeapYPipe.maxMessageLength(outboundWindow),
-                    OffHeapYPipe.maxMessageLength(inboundWindow));
-            if (maxMessageLength > fits) {
-                throw new IllegalArgumentException("maxMessageLength (" + maxMessageLength
-                        + ") must be at most " + fits + " bytes for windows of " + outboundWindow
-                        + " and " + inboundWindow + " bytes (window / 2 - 4)");
-            }
-            MessageStream s = new MessageStream(this, channel);
-            channel.pipeline().addLast("ysuite-frame-decoder", s.decoder);
-            channel.pipeline().addLast("ysuite-frame-encoder", s.encoder);
-            channel.pipeline().addLast("ysuite-message-stream", s.lifecycle);
-            return s;
-        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -363,7 +211,7 @@ public final class MessageStream implements AutoCloseable {
      * @throws IllegalStateException if the stream is closed, or the connection is gone (the
      *     message says which: closed by this side, closed by the peer, or failed)
      */
-    public Writer newWriter() {
+    public MessageWriter newWriter() {
         if (closeRequested) {
             throw new IllegalStateException("MessageStream is closed: no new writer");
         }
@@ -374,7 +222,7 @@ public final class MessageStream implements AutoCloseable {
                     : closeRequested ? "MessageStream is closed: no new writer"
                     : "the connection is closed (the peer closed it, or the channel was closed): no new writer", f);
         }
-        return new Writer(p);
+        return new MessageWriter(this, p);
     }
 
     /**
@@ -389,6 +237,7 @@ public final class MessageStream implements AutoCloseable {
      * @throws IOException if the connection failed (after the messages that arrived before), the
      *     connect failed, the channel's event loop shut down, or the stream is closed
      * @throws InterruptedException if the thread is interrupted while waiting
+     * @see MessageStreamBuilder#onLoop (such a stream's {@code receive} only waits for the end)
      */
     public int receive(byte[] dst) throws IOException, InterruptedException {
         Objects.requireNonNull(dst, "dst");
@@ -498,7 +347,7 @@ public final class MessageStream implements AutoCloseable {
     }
 
     /** An exception for a call that found a pipe or the mailbox closed; other misuse is rethrown. */
-    private IOException closedOr(IllegalStateException e) {
+    IOException closedOr(IllegalStateException e) {
         IOException f = status.failure();
         if (closeRequested) {
             return new IOException("MessageStream is closed", e);
@@ -539,14 +388,19 @@ public final class MessageStream implements AutoCloseable {
         return mailbox.wakeups();
     }
 
-    /** How many times the reader went to sleep on an empty inbound window (for the tests). */
+    /** How many times the reader parked on an empty inbound window (for the tests). */
     long readerWaits() {
-        return status.readerWaits();
+        return status.readerWait().sleeps();
+    }
+
+    /** The reader's wait, for its counters (for the tests). */
+    ReaderWait readerWait() {
+        return status.readerWait();
     }
 
     /**
      * Closes the stream: the messages flushed by every writer before this call are handed to the
-     * socket (waiting at most {@link Builder#lingerMillis} for it to take them), the channel is
+     * socket (waiting at most {@link MessageStreamBuilder#lingerMillis} for it to take them), the channel is
      * closed, writers and the reader get {@link IOException} from then on, and the pipes' memory and
      * the mailbox's descriptors are released. Waits for all that unless called on the event loop.
      * Idempotent.
@@ -591,181 +445,5 @@ public final class MessageStream implements AutoCloseable {
     public String toString() {
         return "MessageStream[" + channel + (closeRequested ? ", closed" : status.inboundDone() ? ", ended" : "")
                 + ", bufferSize=" + bufferSize + "]";
-    }
-
-    /**
-     * One application thread's way out: an outbound pipe of its own, drained by the event loop.
-     * Used by one thread at a time: a second thread that sends while the first waits for room gets
-     * {@link IllegalStateException} (checked where a writer waits, so the hot path pays nothing);
-     * two threads writing at once are refused by the pipe's own guard. No allocation per message.
-     */
-    public final class Writer {
-        private final OutboundPipe out;
-        private final OffHeapYPipe pipe;
-        /** The thread waiting for room, or null: one at a time (see {@link #waitForRoom}). */
-        private volatile Thread waiting;
-
-        private Writer(OutboundPipe out) {
-            this.out = out;
-            this.pipe = out.pipe;
-        }
-
-        /**
-         * Sends one message: copies it into the outbound window and makes it visible to the loop.
-         * With {@link OnFull#BLOCK}, waits for room if the window is full.
-         *
-         * @param src the bytes
-         * @param offset where the message starts
-         * @param length its length, {@code 0 <= length <= maxMessageLength()}
-         * @throws NullPointerException if {@code src} is null
-         * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
-         * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
-         * @throws IOException if the stream is closed or the connection is gone
-         * @throws InterruptedException if the thread is interrupted while waiting for room
-         */
-        public void send(byte[] src, int offset, int length) throws IOException, InterruptedException {
-            write(src, offset, length);
-            flush();
-        }
-
-        /**
-         * Sends the remaining bytes of {@code src} as one message, advancing its position.
-         *
-         * @param src the bytes
-         * @throws NullPointerException if {@code src} is null
-         * @throws IllegalArgumentException if the message is longer than {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
-         * @throws IOException if the stream is closed or the connection is gone
-         * @throws InterruptedException if the thread is interrupted while waiting for room
-         */
-        public void send(ByteBuffer src) throws IOException, InterruptedException {
-            Objects.requireNonNull(src, "src");
-            int length = checkLength(src.remaining());
-            try {
-                while (!pipe.write(src, false)) {
-                    waitForRoom(length);
-                }
-                publish();
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        /**
-         * Writes one message without making it visible; {@link #flush()} publishes everything
-         * written since the last flush at once (sender-side batching). With {@link OnFull#BLOCK},
-         * waits for room if the window is full (flushing first).
-         *
-         * @param src the bytes
-         * @param offset where the message starts
-         * @param length its length, {@code 0 <= length <= maxMessageLength()}
-         * @throws NullPointerException if {@code src} is null
-         * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
-         * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws WindowFullException with {@link OnFull#FAIL}, if the window is full
-         * @throws IOException if the stream is closed or the connection is gone
-         * @throws InterruptedException if the thread is interrupted while waiting for room
-         */
-        public void write(byte[] src, int offset, int length) throws IOException, InterruptedException {
-            Objects.requireNonNull(src, "src");
-            Objects.checkFromIndexSize(offset, length, src.length);
-            checkLength(length);
-            try {
-                while (!pipe.write(src, offset, length, false)) {
-                    waitForRoom(length);
-                }
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        /**
-         * Sends one message if the window has room now; never blocks.
-         *
-         * @param src the bytes
-         * @param offset where the message starts
-         * @param length its length, {@code 0 <= length <= maxMessageLength()}
-         * @return {@code true} if sent; {@code false} if the window is full
-         * @throws NullPointerException if {@code src} is null
-         * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
-         * @throws IllegalArgumentException if {@code length} is over {@link #maxMessageLength()}
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws IOException if the stream is closed or the connection is gone
-         */
-        public boolean offer(byte[] src, int offset, int length) throws IOException {
-            Objects.requireNonNull(src, "src");
-            Objects.checkFromIndexSize(offset, length, src.length);
-            checkLength(length);
-            try {
-                boolean written = pipe.write(src, offset, length, false);
-                publish();
-                return written;
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        /**
-         * Makes every message written so far visible to the loop, waking it if it is asleep.
-         *
-         * @throws IllegalStateException if another thread is using this writer
-         * @throws IOException if the stream is closed or the connection is gone
-         */
-        public void flush() throws IOException {
-            try {
-                publish();
-            } catch (IllegalStateException e) {
-                throw closedOr(e);
-            }
-        }
-
-        private int checkLength(int length) {
-            if (length > maxMessageLength) {
-                throw new IllegalArgumentException("length (" + length + ") must be at most maxMessageLength ("
-                        + maxMessageLength + ")");
-            }
-            return length;
-        }
-
-        private void publish() {
-            if (!pipe.flush()) {
-                mailbox.signal(out); // the loop found this pipe empty last time: wake it for it
-            }
-        }
-
-        private void waitForRoom(int length) throws IOException, InterruptedException {
-            publish(); // the loop frees room only by draining what is flushed
-            if (onFull == OnFull.FAIL) {
-                throw new WindowFullException(length, outboundWindow);
-            }
-            // The pipe keeps one waiting writer; a second would sleep unseen by both the loop's
-            // wake-up and close(). Only the waiting path pays for this check (one CAS).
-            Thread me = Thread.currentThread();
-            if (!WAITING.compareAndSet(this, null, me)) {
-                Thread other = waiting;
-                throw new IllegalStateException("MessageStream.Writer used by two threads at once: thread "
-                        + me.getName() + " found thread " + (other == null ? "?" : other.getName())
-                        + " waiting for room; a writer belongs to one thread (use newWriter() per thread)");
-            }
-            try {
-                pipe.awaitSpace(length); // the loop's read unparks us; close() too (ISE)
-            } finally {
-                waiting = null;
-            }
-        }
-    }
-
-    private static final VarHandle WAITING;
-
-    static {
-        try {
-            WAITING = MethodHandles.lookup().findVarHandle(Writer.class, "waiting", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
     }
 }

@@ -1,8 +1,6 @@
 package org.ysuite.netty;
 
 import java.io.IOException;
-import org.ysuite.WaitPolicy;
-import org.ysuite.YSemaphore;
 
 /**
  * What the loop side of a {@link MessageStream} tells its application side: why the connection
@@ -14,15 +12,12 @@ import org.ysuite.YSemaphore;
  */
 final class StreamStatus {
 
-    private final YSemaphore readSignal;
+    private final ReaderWait readerWait;
     /** The first reason the connection ended badly; written by the loop thread, read by any. */
     private volatile IOException failure;
     private volatile boolean inboundDone;
-    /** Reader thread only: how many times it went to sleep (the slow path; a plain count). */
-    private long readerWaits;
-
-    StreamStatus(WaitPolicy readerPolicy) {
-        this.readSignal = new YSemaphore(readerPolicy);
+    StreamStatus(long readerSpinNanos) {
+        this.readerWait = new ReaderWait(readerSpinNanos);
     }
 
     /** Records {@code e} unless a reason is recorded already (the first one wins). */
@@ -39,7 +34,7 @@ final class StreamStatus {
     /** Loop: no more inbound messages will come (called after the last flush of the pipe). */
     void endInbound() {
         inboundDone = true;
-        readSignal.signal(0);
+        readerWait.signal();
     }
 
     boolean inboundDone() {
@@ -48,17 +43,16 @@ final class StreamStatus {
 
     /** Wakes the reader (it found the inbound pipe empty and sleeps, or it must look again). */
     void wakeReader() {
-        readSignal.signal(0);
+        readerWait.signal();
     }
 
     /** Reader: waits for {@link #wakeReader()} or {@link #endInbound()}. */
     void awaitReader() throws InterruptedException {
-        readerWaits++;
-        readSignal.await();
+        readerWait.await();
     }
 
-    /** How many times the reader waited; read by the reader thread, or after it is joined. */
-    long readerWaits() {
-        return readerWaits;
+    /** The reader's wait, for its counters (read by the reader thread, or after it is joined). */
+    ReaderWait readerWait() {
+        return readerWait;
     }
 }

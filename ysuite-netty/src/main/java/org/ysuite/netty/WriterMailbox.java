@@ -13,14 +13,15 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import org.ysuite.NioSignaler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.PollableSignaler;
-import org.ysuite.Signaler;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YSocketPair;
 
@@ -49,7 +50,7 @@ final class WriterMailbox implements IntConsumer {
     private final IoEventLoop loop;
     private final FrameEncoder encoder;
     private final int window;
-    private final WaitPolicy writerPolicy;
+    private final Supplier<? extends WaitPolicy> writerPolicies;
     private final PollableSignaler signaler;
     private final int capacity;
     private final IoHandle handle;
@@ -69,19 +70,19 @@ final class WriterMailbox implements IntConsumer {
     /** Copy of the loop's count for other threads (single writer: the loop). */
     private volatile long wakeups;
 
-    WriterMailbox(IoEventLoop loop, FrameEncoder encoder, int window, WaitPolicy writerPolicy) {
+    WriterMailbox(IoEventLoop loop, FrameEncoder encoder, int window, Supplier<? extends WaitPolicy> writerPolicies) {
         this.loop = loop;
         this.encoder = encoder;
         this.window = window;
-        this.writerPolicy = writerPolicy;
+        this.writerPolicies = writerPolicies;
         MailboxHandle.Owner owner = new MailboxHandle.Owner(this::onEvent, this::finishOnLoop, this::close);
         if (loop.isCompatible(NioIoHandle.class)) {
-            NioSignaler s = new NioSignaler(Signaler.PURE_PARK);
+            NioSignaler s = new NioSignaler(WaitPolicy.purePark());
             this.signaler = s;
             this.handle = new NioMailboxHandle(owner, s.channel());
             this.readOps = NioIoOps.READ;
         } else if (EpollMailboxHandle.isCompatible(loop)) {
-            YSocketPair s = new YSocketPair(YSocketPair.Kind.EVENTFD, Signaler.PURE_PARK);
+            YSocketPair s = new YSocketPair(YSocketPair.Kind.EVENTFD, WaitPolicy.purePark());
             this.signaler = s;
             this.handle = new EpollMailboxHandle(owner, s.fd());
             this.readOps = EpollMailboxHandle.readOps();
@@ -127,12 +128,15 @@ final class WriterMailbox implements IntConsumer {
      * @throws IllegalStateException if the mailbox is closed
      */
     OutboundPipe newPipe() {
+        // Each writer thread waits for room under a policy of its own (an adaptive one keeps the
+        // state of its waiting thread); the user's supplier runs outside the lock.
+        WaitPolicy mine = Objects.requireNonNull(writerPolicies.get(), "writerWaitPolicy gave null");
         synchronized (lock) {
             OutboundPipe[] old = pipes;
             if (old == null) {
                 return null;
             }
-            OffHeapYPipe pipe = new OffHeapYPipe(window, WaitPolicy.purePark(), writerPolicy);
+            OffHeapYPipe pipe = new OffHeapYPipe(window, WaitPolicy.purePark(), mine);
             // A new pipe's reader counts as awake (the ypipe protocol): put it to sleep, on the
             // reader side, before any write. The loop reads the pipe only after taking a signal,
             // which happens-after this (through the volatile store below and the signal).

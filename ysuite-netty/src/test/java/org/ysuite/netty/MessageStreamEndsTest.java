@@ -117,7 +117,7 @@ class MessageStreamEndsTest {
                 }
             });
             MessageStream client = MessageStream.attach(ch); // off the loop
-            MessageStream.Writer w = client.newWriter();
+            MessageWriter w = client.newWriter();
             w.send(new byte[] {1, 2, 3}, 0, 3);
             hold.countDown();
             MessageStream peer = accepted.get(10, TimeUnit.SECONDS);
@@ -184,7 +184,7 @@ class MessageStreamEndsTest {
             CompletableFuture<Throwable> writerEnd = new CompletableFuture<>();
             Thread writer = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = s.newWriter();
+                    MessageWriter w = s.newWriter();
                     byte[] m = new byte[16];
                     for (;;) {
                         w.send(m, 0, m.length); // nothing drains: the window fills, then it blocks
@@ -253,7 +253,7 @@ class MessageStreamEndsTest {
         int last = fit - 1; // the last message the full window holds
         try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(Transport.EPOLL_EVENTFD,
                 b -> b.inboundWindow(window).maxMessageLength(length))) {
-            MessageStream.Writer w = p.accepted.newWriter();
+            MessageWriter w = p.accepted.newWriter();
             byte[] m = new byte[length];
             for (int i = 0; i <= fit; i++) {
                 m[0] = (byte) i;
@@ -343,7 +343,7 @@ class MessageStreamEndsTest {
             int window = OffHeapYPipe.MIN_CAPACITY_BYTES;
             MessageStream s = MessageStream.builder().outboundWindow(window)
                     .maxMessageLength(OffHeapYPipe.maxMessageLength(window)).attach(ch);
-            MessageStream.Writer w = s.newWriter();
+            MessageWriter w = s.newWriter();
             byte[] m = new byte[16];
             CompletableFuture<Throwable> firstEnd = new CompletableFuture<>();
             Thread first = new Thread(() -> {

@@ -44,7 +44,7 @@ class MessageStreamTest {
         final MessageStream client;
         final MessageStream accepted;
 
-        Pair(Transport transport, Consumer<MessageStream.Builder> settings) throws Exception {
+        Pair(Transport transport, Consumer<MessageStreamBuilder> settings) throws Exception {
             this(transport, settings, 0);
         }
 
@@ -54,7 +54,13 @@ class MessageStreamTest {
          * socket whose SO_RCVBUF is set is not autotuned (Linux), and the window scale a
          * connection agrees on depends on the receive buffer at that moment.
          */
-        Pair(Transport transport, Consumer<MessageStream.Builder> settings, int socketBuffer) throws Exception {
+        Pair(Transport transport, Consumer<MessageStreamBuilder> settings, int socketBuffer) throws Exception {
+            this(transport, settings, settings, socketBuffer);
+        }
+
+        /** A pair whose client and server streams have settings of their own. */
+        Pair(Transport transport, Consumer<MessageStreamBuilder> clientSettings,
+             Consumer<MessageStreamBuilder> serverSettings, int socketBuffer) throws Exception {
             group = transport.newGroup();
             CompletableFuture<MessageStream> child = new CompletableFuture<>();
             try {
@@ -66,10 +72,10 @@ class MessageStreamTest {
                             .childOption(ChannelOption.SO_SNDBUF, socketBuffer);
                     cb.option(ChannelOption.SO_RCVBUF, socketBuffer).option(ChannelOption.SO_SNDBUF, socketBuffer);
                 }
-                server = sb.childHandler(attaching(settings, child)).bind(new InetSocketAddress("127.0.0.1", 0))
+                server = sb.childHandler(attaching(serverSettings, child)).bind(new InetSocketAddress("127.0.0.1", 0))
                         .sync().channel();
                 CompletableFuture<MessageStream> mine = new CompletableFuture<>();
-                cb.handler(attaching(settings, mine)).connect(server.localAddress()).sync();
+                cb.handler(attaching(clientSettings, mine)).connect(server.localAddress()).sync();
                 client = mine.get(10, TimeUnit.SECONDS);
                 accepted = child.get(10, TimeUnit.SECONDS);
             } catch (Exception | Error e) {
@@ -79,12 +85,12 @@ class MessageStreamTest {
         }
 
         /** Attaches a stream with {@code settings} to each channel it initializes, into {@code into}. */
-        private static ChannelInitializer<Channel> attaching(Consumer<MessageStream.Builder> settings,
+        private static ChannelInitializer<Channel> attaching(Consumer<MessageStreamBuilder> settings,
                                                              CompletableFuture<MessageStream> into) {
             return new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    MessageStream.Builder b = MessageStream.builder();
+                    MessageStreamBuilder b = MessageStream.builder();
                     settings.accept(b);
                     into.complete(b.attach(ch));
                 }
@@ -136,7 +142,7 @@ class MessageStreamTest {
     static Thread echo(MessageStream s, AtomicReference<Throwable> error) {
         Thread t = new Thread(() -> {
             try {
-                MessageStream.Writer w = s.newWriter();
+                MessageWriter w = s.newWriter();
                 byte[] buf = new byte[s.maxMessageLength()];
                 int n;
                 while ((n = s.receive(buf)) >= 0) {
@@ -179,7 +185,7 @@ class MessageStreamTest {
             Thread echo = echo(p.accepted, error);
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[maxLength];
                     for (int i = 0; i < count; i++) {
                         w.send(buf, 0, fill(buf, i, maxLength));
@@ -215,12 +221,12 @@ class MessageStreamTest {
         // close() hands the flushed messages to the socket, waiting at most lingerMillis: far more
         // than a loaded machine needs, so that a slow loop is not a lost message
         try (Pair p = new Pair(transport, b -> b.lingerMillis(60_000))) {
-            MessageStream.Writer w = p.accepted.newWriter();
+            MessageWriter w = p.accepted.newWriter();
             byte[] buf = new byte[64];
             for (int i = 0; i < 1000; i++) {
                 w.send(buf, 0, fill(buf, i, 64));
             }
-            MessageStream.Writer mine = p.client.newWriter();
+            MessageWriter mine = p.client.newWriter();
             p.accepted.close();
             for (int i = 0; i < 1000; i++) {
                 int n = p.client.receive(buf);
@@ -248,7 +254,7 @@ class MessageStreamTest {
     void fullWindowsStopTheWriterAndTheReading(Transport transport) throws Exception {
         try (Pair p = new Pair(transport, b -> b.outboundWindow(4096).inboundWindow(4096).maxMessageLength(1000)
                 .onFull(MessageStream.OnFull.FAIL), SMALL_SOCKET_BUFFER)) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] buf = new byte[1000];
             int sent = 0;
             int refusedInARow = 0;
@@ -301,7 +307,7 @@ class MessageStreamTest {
             CountDownLatch done = new CountDownLatch(1);
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[1000];
                     long bytes = 0;
                     for (int i = 0; !stop.get() && bytes < limitBytes; i++) {
@@ -393,7 +399,7 @@ class MessageStreamTest {
             AtomicReference<Throwable> sendError = new AtomicReference<>();
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = p.client.newWriter();
+                    MessageWriter w = p.client.newWriter();
                     byte[] buf = new byte[200];
                     for (int i = 0; ; i++) {
                         w.send(buf, 0, fill(buf, i, 200));
@@ -404,7 +410,7 @@ class MessageStreamTest {
             }, "sender");
             sender.start();
             // the server sends some messages, reads some, then resets the connection
-            MessageStream.Writer w = p.accepted.newWriter();
+            MessageWriter w = p.accepted.newWriter();
             byte[] buf = new byte[200];
             for (int i = 0; i < 100; i++) {
                 w.send(buf, 0, fill(buf, i, 200));
@@ -452,7 +458,7 @@ class MessageStreamTest {
 
     private static void cycle(Transport transport) throws Exception {
         try (Pair p = new Pair(transport, b -> { })) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] buf = new byte[100];
             w.send(buf, 0, fill(buf, 1, 100));
             assertNull(check(buf, p.accepted.receive(buf), 1, 100));
@@ -465,7 +471,7 @@ class MessageStreamTest {
 
     @Test
     void badArgumentsNameTheArgumentAndTheLimit() throws Exception {
-        MessageStream.Builder b = MessageStream.builder();
+        MessageStreamBuilder b = MessageStream.builder();
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.bufferSize(0)).getMessage()
                 .contains("bufferSize must be from 1"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.outboundWindow(1000)).getMessage()
@@ -475,11 +481,11 @@ class MessageStreamTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> b.maxMessageLength(-1)).getMessage()
                 .contains("maxMessageLength must be >= 0"));
         try (Pair p = new Pair(Transport.EPOLL_EVENTFD, x -> x.maxMessageLength(100))) {
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> w.send(new byte[101], 0, 101));
             assertTrue(e.getMessage().contains("length (101) must be at most maxMessageLength (100)"), e.getMessage());
-            MessageStream.Builder tooBig = MessageStream.builder().outboundWindow(4096).maxMessageLength(5000);
+            MessageStreamBuilder tooBig = MessageStream.builder().outboundWindow(4096).maxMessageLength(5000);
             e = assertThrows(IllegalArgumentException.class, () -> tooBig.attach(p.server));
             assertTrue(e.getMessage().contains("must be at most 2044"), e.getMessage());
         }

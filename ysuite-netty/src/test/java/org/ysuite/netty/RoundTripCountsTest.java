@@ -26,7 +26,7 @@ class RoundTripCountsTest {
         try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t, b -> { })) {
             AtomicReference<Throwable> error = new AtomicReference<>();
             Thread echo = MessageStreamTest.echo(p.accepted, error);
-            MessageStream.Writer w = p.client.newWriter();
+            MessageWriter w = p.client.newWriter();
             byte[] msg = new byte[16];
             byte[] in = new byte[16];
             for (int i = 0; i < rounds; i++) {
@@ -40,7 +40,7 @@ class RoundTripCountsTest {
             assertNull(error.get());
             double clientLoop = p.client.outboundWakeups() / (double) rounds;
             double serverLoop = p.accepted.outboundWakeups() / (double) rounds;
-            double clientReader = p.client.readerWaits() / (double) rounds;
+            double clientReader = p.client.readerWaits() / (double) rounds; // parks
             double serverReader = p.accepted.readerWaits() / (double) rounds;
             System.out.printf(Locale.ROOT, "[round-trip counts] %s, %d round trips of 16 B: per round trip,"
                     + " client loop woken by its writer %.3f, server loop woken by its writer %.3f,"
@@ -48,6 +48,46 @@ class RoundTripCountsTest {
                     t, rounds, clientLoop, serverLoop, clientReader, serverReader);
             assertTrue(clientLoop <= 1.0 + 2.0 / rounds && serverLoop <= 1.0 + 2.0 / rounds, "more loop wake-ups than messages");
             assertTrue(clientReader <= 1.0 && serverReader <= 1.0 + 1.0 / rounds, "more reader sleeps than messages");
+            assertConsistent(p.client.readerWait(), rounds);
         }
+    }
+
+    /**
+     * The same round trips against a server that answers on its loop
+     * ({@link MessageStreamBuilder#onLoop}): the server side wakes no thread but its loop, by the
+     * socket (its writers' mailbox never fires, it has no reader). How often the spinning client
+     * reader still sleeps depends on timing: printed, not asserted (the benchmark's figure).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"EPOLL_EVENTFD", "NIO"})
+    void anOnLoopServerWakesNoThreadOfItsOwn(Transport t) throws Exception {
+        int rounds = 20_000;
+        try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t, b -> { },
+                b -> b.onLoop((buffer, offset, length, reply) -> reply.send(buffer, offset, length)), 0)) {
+            MessageWriter w = p.client.newWriter();
+            byte[] msg = new byte[16];
+            byte[] in = new byte[16];
+            for (int i = 0; i < rounds; i++) {
+                msg[0] = (byte) i;
+                w.send(msg, 0, 16);
+                assertEquals(16, p.client.receive(in));
+                assertEquals((byte) i, in[0]);
+            }
+            ReaderWait client = p.client.readerWait();
+            System.out.printf(Locale.ROOT, "[round-trip counts] %s, on-loop server, %d round trips of 16 B: per round"
+                    + " trip, client loop woken by its writer %.3f, client reader waited %.3f, slept %.3f;"
+                    + " server loop woken by its writers %d times, server reader waits %d%n",
+                    t, rounds, p.client.outboundWakeups() / (double) rounds, client.waits() / (double) rounds,
+                    client.sleeps() / (double) rounds, p.accepted.outboundWakeups(), p.accepted.readerWait().waits());
+            assertEquals(0, p.accepted.outboundWakeups(), "the server's loop was woken by its writers' mailbox");
+            assertEquals(0, p.accepted.readerWait().waits(), "a server reader waited");
+            assertConsistent(client, rounds);
+        }
+    }
+
+    /** A reader's counters: at most one wait per message, and a sleep only in a wait. */
+    private static void assertConsistent(ReaderWait r, int rounds) {
+        assertTrue(r.waits() <= rounds, "more reader waits (" + r.waits() + ") than messages (" + rounds + ")");
+        assertTrue(r.sleeps() <= r.waits(), "more sleeps (" + r.sleeps() + ") than waits (" + r.waits() + ")");
     }
 }

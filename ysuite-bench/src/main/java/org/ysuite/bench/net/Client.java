@@ -19,6 +19,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.netty.MessageStream;
+import org.ysuite.netty.MessageWriter;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -82,6 +83,7 @@ public abstract class Client implements AutoCloseable {
             throws Exception {
         switch (peer) {
             case YSUITE:
+            case YSUITE_LOOP: // the client is the same; only the server answers on its loop
                 return new Ysuite(host, port, bufferSize);
             case TCP:
                 return new Tcp(host, port);
@@ -98,7 +100,7 @@ public abstract class Client implements AutoCloseable {
         private final MultiThreadIoEventLoopGroup group =
                 new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         private final MessageStream stream;
-        private final MessageStream.Writer writer;
+        private final MessageWriter writer;
 
         Ysuite(String host, int port, int bufferSize) throws Exception {
             CompletableFuture<MessageStream> s = new CompletableFuture<>();

@@ -28,8 +28,9 @@ public final class ClientServer {
         boolean twoWay = "twoway".equals(args[1]);
         int n = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
         String net = args.length > 3 ? args[3] : "loopback";
-        System.out.printf(java.util.Locale.ROOT, "%s %s %d %.0f%n", peer.param(), args[1], n,
-                measure(peer, twoWay, n, net));
+        Measured m = measure(peer, twoWay, n, net);
+        System.out.printf(java.util.Locale.ROOT, "%s %s %d %.0f msgs/s, CPU per message: client %.0f ns, server %.0f ns%n",
+                peer.param(), args[1], n, m.rate, m.clientCpuNs, m.serverCpuNs);
     }
 
     /**
@@ -39,10 +40,10 @@ public final class ClientServer {
      * @param twoWay request/reply, or one-way
      * @param n how many messages
      * @param net {@code loopback} or {@code veth}
-     * @return messages per second
+     * @return messages per second and CPU per message of each side
      * @throws Exception if the run fails or an answer is wrong
      */
-    public static double measure(Peer peer, boolean twoWay, int n, String net) throws Exception {
+    public static Measured measure(Peer peer, boolean twoWay, int n, String net) throws Exception {
         try (ServerProcess server = ServerProcess.start(peer, twoWay ? "sum" : "sink", net,
                 org.ysuite.netty.MessageStream.DEFAULT_BUFFER_SIZE)) {
             Client client = Client.connect(peer, twoWay, server.host, server.port,
@@ -50,14 +51,27 @@ public final class ClientServer {
             try {
                 int warm = Math.max(1, n / 10);
                 run(client, server, twoWay, warm, warm);
+                double c0 = NetCpu.self();
+                double s0 = NetCpu.nanos(server.pid());
                 long t0 = System.nanoTime();
                 run(client, server, twoWay, n, (long) warm + n);
                 long ns = System.nanoTime() - t0;
-                return n * 1e9 / ns;
+                // the one-way server has counted the last message (END) when run returns
+                return new Measured(n * 1e9 / ns, (NetCpu.self() - c0) / n, (NetCpu.nanos(server.pid()) - s0) / n);
             } finally {
                 client.close();
             }
         }
+    }
+
+    /**
+     * One run's figures.
+     *
+     * @param rate messages (two-way: requests) per second
+     * @param clientCpuNs CPU of the client process per message, ns (NaN off Linux)
+     * @param serverCpuNs CPU of the server process per message, ns (NaN off Linux)
+     */
+    public record Measured(double rate, double clientCpuNs, double serverCpuNs) {
     }
 
     private static void run(Client client, ServerProcess server, boolean twoWay, int n, long total)

@@ -19,7 +19,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
+import org.ysuite.netty.LoopHandler;
 import org.ysuite.netty.MessageStream;
+import org.ysuite.netty.MessageWriter;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -56,7 +58,7 @@ public final class NetServer {
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
-            System.err.println("usage: NetServer <ysuite|tcp|jeromq|netty_flush|netty_periodic> <sink|echo|sum> <host> <bufferSize>");
+            System.err.println("usage: NetServer <ysuite|ysuite_loop|tcp|jeromq|netty_flush|netty_periodic> <sink|echo|sum> <host> <bufferSize>");
             System.exit(2);
         }
         NetServer s = new NetServer(Peer.of(args[0]), args[1], System.out);
@@ -95,6 +97,9 @@ public final class NetServer {
             case YSUITE:
                 serveYsuite(host, bufferSize);
                 break;
+            case YSUITE_LOOP:
+                serveYsuiteOnLoop(host, bufferSize);
+                break;
             case TCP:
                 serveTcp(host);
                 break;
@@ -122,7 +127,7 @@ public final class NetServer {
             ready(((InetSocketAddress) server.localAddress()).getPort());
             try (MessageStream s = accepted.get()) {
                 server.close();
-                MessageStream.Writer w = s.newWriter();
+                MessageWriter w = s.newWriter();
                 byte[] in = new byte[MAX];
                 byte[] reply = new byte[MAX];
                 if ("sink".equals(mode)) {
@@ -148,6 +153,50 @@ public final class NetServer {
                     if (r >= 0) {
                         w.send(reply, 0, r);
                     }
+                }
+            } catch (IOException e) {
+                // the client went away
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).sync();
+        }
+    }
+
+    /** The ysuite server whose handler runs on the event loop: no hand-off to an application thread. */
+    private void serveYsuiteOnLoop(String host, int bufferSize) throws Exception {
+        MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+        byte[] sum = new byte[4];
+        LoopHandler handler = (buf, off, len, reply) -> {
+            if (len == 0 && !"echo".equals(mode)) {
+                out.println("END " + count);
+                out.flush();
+                return;
+            }
+            count++; // on the loop only
+            if ("echo".equals(mode)) {
+                reply.send(buf, off, len);
+            } else if ("sum".equals(mode)) {
+                ByteBuffer.wrap(sum).putInt(0, buf.getInt(off) + buf.getInt(off + 4));
+                reply.send(sum, 0, 4);
+            }
+        };
+        try {
+            CompletableFuture<MessageStream> accepted = new CompletableFuture<>();
+            Channel server = new ServerBootstrap().group(group).channel(EpollServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            accepted.complete(MessageStream.builder().bufferSize(bufferSize)
+                                    .inboundWindow(1 << 12).onLoop(handler).attach(ch));
+                        }
+                    }).bind(new InetSocketAddress(host, 0)).sync().channel();
+            ready(((InetSocketAddress) server.localAddress()).getPort());
+            try (MessageStream s = accepted.get()) {
+                server.close();
+                byte[] none = new byte[1];
+                while (s.receive(none) >= 0) {
+                    // an on-loop stream's receive only waits for the end
                 }
             } catch (IOException e) {
                 // the client went away

@@ -10,6 +10,11 @@ import java.util.Locale;
 public enum Peer {
     /** ysuite: {@code MessageStream} over Netty (application thread, pipes, event loop). */
     YSUITE("ysuite MessageStream (Netty epoll)"),
+    /**
+     * ysuite with the server's handler on the event loop ({@code MessageStreamBuilder.onLoop}); the
+     * client as {@link #YSUITE} (an application thread with a {@code MessageWriter} and {@code receive}).
+     */
+    YSUITE_LOOP("ysuite MessageStream, server handler on the loop"),
     /** Raw blocking TCP: a {@code SocketChannel} write per message (seed 003's "black curve"). */
     TCP("raw blocking TCP SocketChannel"),
     /** JeroMQ over tcp: PUSH/PULL for one-way traffic, REQ/REP for request/reply. */
@@ -44,6 +49,18 @@ public enum Peer {
      */
     public String param() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Returns the peers that answer requests (every one but {@link #NETTY_PERIODIC}, whose
+     * flush every 64 messages means nothing for one message at a time).
+     *
+     * @return the peers, in declaration order
+     */
+    public static java.util.List<Peer> requestReply() {
+        java.util.List<Peer> out = new java.util.ArrayList<>(java.util.List.of(values()));
+        out.remove(NETTY_PERIODIC);
+        return out;
     }
 
     /**

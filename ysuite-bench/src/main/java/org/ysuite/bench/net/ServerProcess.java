@@ -64,6 +64,15 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
+     * Returns the server process's id (for its CPU time, {@link NetCpu#nanos(long)}).
+     *
+     * @return the pid
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
      * Waits for the server's next {@code END <count>} line (the end of a one-way run).
      *
      * @return the count it printed

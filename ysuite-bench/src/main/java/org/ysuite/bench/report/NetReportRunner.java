@@ -22,20 +22,23 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import org.ysuite.bench.net.ClientServer;
 import org.ysuite.bench.net.Netns;
 import org.ysuite.bench.net.Peer;
+import org.ysuite.bench.net.RoundTrip;
 
 /**
  * {@code java -jar ysuite-bench.jar report net [--smoke|--quick|--full] [--out DIR] [--streams N]
- * [--no-veth]}: the network section (seeds 003, 004, 002). Writes the same kind of results folder
+ * [--veth|--no-veth]}: the network section (seeds 003, 004, 002, and the 16 B round trip). Writes the same kind of results folder
  * as the report: {@code jmh-result.json}, {@code jmh.log}, {@code results.csv}, {@code report.md},
  * {@code machine.md} and PNG charts.
  *
  * <ul>
  *   <li>Seed 003 with JMH ({@code NetThroughput}, {@code NetLatency}): every peer, message sizes
- *       1 B … 64 KiB, on loopback and, unless {@code --no-veth} or the machine refuses, across a
- *       veth pair into a network namespace (servers run inside it); the ysuite buffer-size sweep
+ *       1 B … 64 KiB, on loopback and (in {@code --full} or with {@code --veth}, unless the machine
+ *       refuses) across a veth pair into a network namespace (servers run inside it); the ysuite buffer-size sweep
  *       8 B … 8 KiB with 6-byte messages.</li>
  *   <li>Seed 004: {@code NetThroughput} with 1 … {@code --streams} JMH threads (default 3), each
  *       its own connection, server process and event loops.</li>
+ *   <li>The 16 B request/response ({@link RoundTrip}): every request/response peer, interleaved
+ *       rounds, mean and percentiles, CPU per round trip of each side.</li>
  *   <li>Seed 002: {@link ClientServer} (two processes, wall-clock, 10^6 messages in {@code --full},
  *       10^5 in {@code --quick}, 10^3 in {@code --smoke}).</li>
  * </ul>
@@ -52,11 +55,12 @@ final class NetReportRunner {
 
     /** Run lengths and parameter lists of one mode. */
     enum Mode {
-        SMOKE(0, 0, 1, 100, 0, new String[] {"64"}, new String[] {"64"}, new String[] {"8", "8192"}, 1_000),
-        QUICK(3, 500, 3, 500, 1, new String[] {"1", "6", "64", "256", "1024", "4096", "16384", "65536"},
-                new String[] {"1", "64", "1024", "4096", "65536"},
-                new String[] {"8", "32", "128", "512", "2048", "8192"}, 100_000),
-        FULL(3, 1000, 5, 1000, 1, pow2(0, 16), pow2(0, 16), pow2(3, 13), 1_000_000);
+        SMOKE(0, 0, 1, 100, 0, new String[] {"64"}, new String[] {"64"}, new String[] {"8", "8192"}, 1_000,
+                new int[] {1, 200, 200}),
+        QUICK(3, 500, 3, 500, 1, new String[] {"6", "64", "1024", "65536"},
+                new String[] {"64", "65536"},
+                new String[] {"8", "128", "2048"}, 20_000, new int[] {5, 10_000, 20_000}), // 8 KiB: the size run's 6 B row
+        FULL(3, 1000, 5, 1000, 1, pow2(0, 16), pow2(0, 16), pow2(3, 13), 1_000_000, new int[] {10, 20_000, 50_000});
 
         final int warmups;
         final int warmupMs;
@@ -67,9 +71,12 @@ final class NetReportRunner {
         final String[] latencySizes;
         final String[] bufferSizes;
         final int clientServerMessages;
+        /** The 16 B round trip ({@link RoundTrip}): rounds, round trips timed per round, warm-up per peer. */
+        final int[] roundTrip;
 
         Mode(int warmups, int warmupMs, int iterations, int iterationMs, int forks, String[] throughputSizes,
-             String[] latencySizes, String[] bufferSizes, int clientServerMessages) {
+             String[] latencySizes, String[] bufferSizes, int clientServerMessages, int[] roundTrip) {
+            this.roundTrip = roundTrip;
             this.warmups = warmups;
             this.warmupMs = warmupMs;
             this.iterations = iterations;
@@ -94,7 +101,7 @@ final class NetReportRunner {
         Mode mode = Mode.QUICK;
         Path out = Paths.get("results-net");
         int streams = 3;
-        boolean veth = true;
+        Boolean vethFlag = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
@@ -111,7 +118,10 @@ final class NetReportRunner {
                         streams = Integer.parseInt(args[++i]);
                         break;
                     case "--no-veth":
-                        veth = false;
+                        vethFlag = false;
+                        break;
+                    case "--veth":
+                        vethFlag = true;
                         break;
                     default:
                         return usage("unknown argument " + args[i]);
@@ -123,13 +133,13 @@ final class NetReportRunner {
         if (streams < 1) {
             return usage("--streams must be >= 1, not " + streams);
         }
-        if (mode == Mode.SMOKE) {
-            veth = false;
-        }
+        // the veth pair doubles seed 003's runs: by default only in --full (the default plan stays a few minutes)
+        boolean veth = mode != Mode.SMOKE && (vethFlag != null ? vethFlag : mode == Mode.FULL);
         Files.createDirectories(out);
         String vethNote;
         if (!veth) {
-            vethNote = "veth/netns variant: not run (" + (mode == Mode.SMOKE ? "smoke run" : "--no-veth") + ")";
+            vethNote = "veth/netns variant: not run (" + (mode == Mode.SMOKE ? "smoke run"
+                    : vethFlag == null ? "only in --full or with --veth" : "--no-veth") + ")";
         } else {
             String why = Netns.setUp();
             if (why == null) {
@@ -149,7 +159,10 @@ final class NetReportRunner {
         try {
             if (!ReportRunner.runJmh(plan(mode, streams, veth), out, "ysuite network report ("
                     + mode.name().toLowerCase(java.util.Locale.ROOT) + " run), then seed 002", all,
-                    log -> results.addAll(clientServer(m.clientServerMessages, m == Mode.SMOKE)))) {
+                    log -> {
+                        results.addAll(roundTrip(m.roundTrip, m == Mode.SMOKE));
+                        results.addAll(clientServer(m.clientServerMessages, m == Mode.SMOKE));
+                    })) {
                 return 1;
             }
         } finally {
@@ -167,7 +180,9 @@ final class NetReportRunner {
                 + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
                 + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + "\n"
                 + "- jmh: forks " + mode.forks + ", warmup " + mode.warmups + " x " + mode.warmupMs + " ms, measurement "
-                + mode.iterations + " x " + mode.iterationMs + " ms (latency: at least 8 x 1 s and 5 x 1 s), -prof gc; every server in its own JVM\n"
+                + mode.iterations + " x " + mode.iterationMs + " ms (latency: at least 5 x 1 s and 3 x 1 s), -prof gc; every server in its own JVM\n"
+                + "- 16 B round trip: " + mode.roundTrip[0] + " interleaved rounds of " + mode.roundTrip[1]
+                + " round trips per peer after " + mode.roundTrip[2] + " untimed, client in this JVM\n"
                 + "- seed 002: " + mode.clientServerMessages + " messages per run, client and server in two JVMs\n"
                 + "- " + vethNote + "\n"
                 + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + ReportRunner.loadAverage() + "\n"
@@ -188,7 +203,7 @@ final class NetReportRunner {
 
     private static int usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: report net [--smoke|--quick|--full] [--out DIR] [--streams N] [--no-veth]");
+        System.err.println("usage: report net [--smoke|--quick|--full] [--out DIR] [--streams N] [--veth|--no-veth]");
         return 2;
     }
 
@@ -200,13 +215,13 @@ final class NetReportRunner {
         runs.add(options(mode, 1, NET + "NetThroughput\\.").param("peer", peers)
                 .param("size", mode.throughputSizes).param("net", nets).build());
         // seed 003: latency over sizes
-        // (a round trip takes hundreds of µs here, so a time-based warm-up sees few of them: the latency
-        // runs get at least 8 x 1 s of warm-up and 5 x 1 s of measurement, or the code is not compiled yet)
+        // (a round trip takes tens to hundreds of µs here, so a time-based warm-up sees few of them: the
+        // latency runs get at least 5 x 1 s of warm-up and 3 x 1 s of measurement, or the code is not compiled yet)
         ChainedOptionsBuilder latency = options(mode, 1, NET + "NetLatency\\.");
         if (mode != Mode.SMOKE) {
-            latency.warmupIterations(Math.max(mode.warmups, 8))
+            latency.warmupIterations(Math.max(mode.warmups, 5))
                     .warmupTime(TimeValue.milliseconds(Math.max(mode.warmupMs, 1000)))
-                    .measurementIterations(Math.max(mode.iterations, 5))
+                    .measurementIterations(Math.max(mode.iterations, 3))
                     .measurementTime(TimeValue.milliseconds(Math.max(mode.iterationMs, 1000)));
         }
         runs.add(latency.param("size", mode.latencySizes).param("net", nets).build());
@@ -216,7 +231,7 @@ final class NetReportRunner {
         // seed 004: independent streams (threads >= 2; one stream is the size sweep's row)
         for (int t = 2; t <= streams; t++) {
             runs.add(options(mode, t, NET + "NetThroughput\\.").param("peer", "ysuite", "tcp")
-                    .param("size", mode == Mode.SMOKE ? new String[] {"64"} : new String[] {"6", "64", "1024"})
+                    .param("size", mode == Mode.SMOKE || mode == Mode.QUICK ? new String[] {"64"} : new String[] {"6", "64", "1024"})
                     .param("net", "loopback").build());
         }
         return runs;
@@ -237,21 +252,37 @@ final class NetReportRunner {
                 .verbosity(VerboseMode.NORMAL);
     }
 
+    /** The 16 B round trip of every request/response peer, as results of {@code net.RoundTrip.request}. */
+    private static List<Result> roundTrip(int[] plan, boolean smoke) throws Exception {
+        List<Peer> peers = smoke ? List.of(Peer.YSUITE, Peer.YSUITE_LOOP, Peer.TCP) : Peer.requestReply();
+        System.out.printf("16 B round trip: %d rounds of %d per peer (%s) ...%n", plan[0], plan[1], peers);
+        List<Result> out = new ArrayList<>();
+        for (RoundTrip.Stats s : RoundTrip.measure(peers, 16, plan[0], plan[1], plan[2]).values()) {
+            out.add(NetReport.roundTripResult(s.peer, 16, s.latency.mean(), s.latency.percentile(0.5),
+                    s.latency.percentile(0.99), s.latency.percentile(0.999), s.clientCpuNs, s.serverCpuNs,
+                    s.latency.count()));
+        }
+        return out;
+    }
+
     /** Seed 002 for every peer, as results of pseudo-benchmarks {@code net.ClientServer.twoway/oneway}. */
     private static List<Result> clientServer(int n, boolean smoke) throws Exception {
         List<Result> out = new ArrayList<>();
         Map<String, Peer[]> modes = new LinkedHashMap<>();
-        modes.put("twoway", smoke ? new Peer[] {Peer.YSUITE} : new Peer[] {Peer.YSUITE, Peer.TCP, Peer.JEROMQ, Peer.NETTY_FLUSH});
+        modes.put("twoway", smoke ? new Peer[] {Peer.YSUITE, Peer.YSUITE_LOOP} : Peer.requestReply().toArray(new Peer[0]));
         modes.put("oneway", smoke ? new Peer[] {Peer.YSUITE} : Peer.values());
         for (Map.Entry<String, Peer[]> m : modes.entrySet()) {
             for (Peer p : m.getValue()) {
                 System.out.printf("seed 002 %s %s, %d messages ...%n", m.getKey(), p.param(), n);
-                double rate = ClientServer.measure(p, "twoway".equals(m.getKey()), n, "loopback");
+                ClientServer.Measured r = ClientServer.measure(p, "twoway".equals(m.getKey()), n, "loopback");
                 Map<String, String> params = new LinkedHashMap<>();
                 params.put("peer", p.param());
                 params.put("messages", Integer.toString(n));
-                out.add(new Result("org.ysuite.bench.net.ClientServer." + m.getKey(), params, 1, 1e9 / rate,
-                        Double.NaN, "ns/op", Double.NaN, new double[] {1e9 / rate}));
+                Result res = new Result("org.ysuite.bench.net.ClientServer." + m.getKey(), params, 1, 1e9 / r.rate(),
+                        Double.NaN, "ns/op", Double.NaN, new double[] {1e9 / r.rate()});
+                res.secondary.put(NetReport.CLIENT_CPU, r.clientCpuNs());
+                res.secondary.put(NetReport.SERVER_CPU, r.serverCpuNs());
+                out.add(res);
             }
         }
         return out;

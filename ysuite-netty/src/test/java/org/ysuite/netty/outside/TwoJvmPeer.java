@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.netty.MessageStream;
+import org.ysuite.netty.MessageWriter;
 
 /**
  * The second JVM of {@link TwoJvmTest}, written against {@code MessageStream}'s public API only:
@@ -71,7 +72,7 @@ public final class TwoJvmPeer {
 
     private static int echo(MessageStream s) throws Exception {
         CheckedMessages in = new CheckedMessages(MAX_LENGTH, 0);
-        MessageStream.Writer out = s.newWriter();
+        MessageWriter out = s.newWriter();
         byte[] buf = new byte[s.maxMessageLength()];
         for (int n; (n = s.receive(buf)) >= 0; ) {
             String bad = in.check(buf, n);
@@ -89,7 +90,7 @@ public final class TwoJvmPeer {
         String[] writerEnd = {"still running 30 s after the reader ended"};
         Thread writer = new Thread(() -> {
             try {
-                MessageStream.Writer out = s.newWriter();
+                MessageWriter out = s.newWriter();
                 CheckedMessages msgs = new CheckedMessages(MAX_LENGTH, 2);
                 byte[] buf = new byte[MAX_LENGTH];
                 for (;;) {

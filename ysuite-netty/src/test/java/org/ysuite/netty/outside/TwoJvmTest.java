@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.ysuite.netty.MessageStream;
+import org.ysuite.netty.MessageWriter;
 
 /**
  * The outside check of the network issue: a client written against {@code MessageStream}'s public
@@ -184,7 +185,7 @@ class TwoJvmTest {
             AtomicReference<Throwable> sendError = new AtomicReference<>();
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = client.stream.newWriter();
+                    MessageWriter w = client.stream.newWriter();
                     CheckedMessages out = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 0);
                     byte[] buf = new byte[TwoJvmPeer.MAX_LENGTH];
                     for (int i = 0; i < count; i++) {
@@ -261,7 +262,7 @@ class TwoJvmTest {
             AtomicReference<Throwable> sendError = new AtomicReference<>();
             Thread sender = new Thread(() -> {
                 try {
-                    MessageStream.Writer w = client.stream.newWriter();
+                    MessageWriter w = client.stream.newWriter();
                     CheckedMessages out = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 1);
                     byte[] buf = new byte[TwoJvmPeer.MAX_LENGTH];
                     for (;;) {

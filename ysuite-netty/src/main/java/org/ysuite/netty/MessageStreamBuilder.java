@@ -1,0 +1,214 @@
+package org.ysuite.netty;
+
+import io.netty.channel.Channel;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.ysuite.OffHeapYPipe;
+import org.ysuite.WaitPolicy;
+
+/**
+ * Settings of a {@link MessageStream}, from {@link MessageStream#builder()}. Not thread-safe; each
+ * {@link #attach} makes a new stream.
+ */
+public final class MessageStreamBuilder {
+
+    /** The default {@link #readerSpin}: {@value} ns, about one loopback round trip. */
+    public static final long DEFAULT_READER_SPIN_NANOS = 50_000;
+    /** The largest {@link #readerSpin}: {@value} ns. */
+    public static final long MAX_READER_SPIN_NANOS = 1_000_000;
+
+    int bufferSize = MessageStream.DEFAULT_BUFFER_SIZE;
+    int outboundWindow = MessageStream.DEFAULT_WINDOW;
+    int inboundWindow = MessageStream.DEFAULT_WINDOW;
+    int maxMessageLength = MessageStream.DEFAULT_MAX_MESSAGE_LENGTH;
+    MessageStream.OnFull onFull = MessageStream.OnFull.BLOCK;
+    long lingerMillis = 5000;
+    long readerSpinNanos = DEFAULT_READER_SPIN_NANOS;
+    Supplier<? extends WaitPolicy> writerPolicies = WaitPolicy::defaultPolicy;
+    LoopHandler loopHandler;
+
+    MessageStreamBuilder() {
+    }
+
+    /**
+     * Sets the largest batch the loop hands to the socket in one call (seed 003's buffer size).
+     *
+     * @param bytes from {@value MessageStream#MIN_BUFFER_SIZE} to {@value MessageStream#MAX_BUFFER_SIZE}; default
+     *     {@value MessageStream#DEFAULT_BUFFER_SIZE}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is out of range
+     */
+    public MessageStreamBuilder bufferSize(int bytes) {
+        if (bytes < MessageStream.MIN_BUFFER_SIZE || bytes > MessageStream.MAX_BUFFER_SIZE) {
+            throw new IllegalArgumentException("bufferSize must be from " + MessageStream.MIN_BUFFER_SIZE + " to "
+                    + MessageStream.MAX_BUFFER_SIZE + " bytes, not " + bytes);
+        }
+        this.bufferSize = bytes;
+        return this;
+    }
+
+    /** A window size, checked; the message names the builder method's argument. */
+    private static int checkWindow(String name, int bytes) {
+        if (bytes < OffHeapYPipe.MIN_CAPACITY_BYTES || bytes > OffHeapYPipe.MAX_CAPACITY_BYTES
+                || Integer.bitCount(bytes) != 1) {
+            throw new IllegalArgumentException(name + " must be a power of two from "
+                    + OffHeapYPipe.MIN_CAPACITY_BYTES + " to " + OffHeapYPipe.MAX_CAPACITY_BYTES
+                    + " bytes, not " + bytes);
+        }
+        return bytes;
+    }
+
+    /**
+     * Sets the size of each writer's outbound pipe (how far a writer may run ahead of the loop).
+     *
+     * @param bytes a power of two from {@value OffHeapYPipe#MIN_CAPACITY_BYTES} to
+     *     {@value OffHeapYPipe#MAX_CAPACITY_BYTES}; default {@value MessageStream#DEFAULT_WINDOW}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
+     */
+    public MessageStreamBuilder outboundWindow(int bytes) {
+        this.outboundWindow = checkWindow("outboundWindow", bytes);
+        return this;
+    }
+
+    /**
+     * Sets the size of the inbound pipe (how far the loop may read ahead of the reader before it
+     * stops reading the channel).
+     *
+     * @param bytes a power of two from {@value OffHeapYPipe#MIN_CAPACITY_BYTES} to
+     *     {@value OffHeapYPipe#MAX_CAPACITY_BYTES}; default {@value MessageStream#DEFAULT_WINDOW}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is out of range or not a power of two
+     */
+    public MessageStreamBuilder inboundWindow(int bytes) {
+        this.inboundWindow = checkWindow("inboundWindow", bytes);
+        return this;
+    }
+
+    /**
+     * Sets the longest message either side accepts; a longer incoming frame fails the
+     * connection. It must fit both windows (checked by {@link #attach}).
+     *
+     * @param bytes {@code >= 0}; default {@value MessageStream#DEFAULT_MAX_MESSAGE_LENGTH}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    public MessageStreamBuilder maxMessageLength(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("maxMessageLength must be >= 0, not " + bytes);
+        }
+        this.maxMessageLength = bytes;
+        return this;
+    }
+
+    /**
+     * Sets what {@link MessageWriter#send} does when its window is full.
+     *
+     * @param policy {@link MessageStream.OnFull#BLOCK} (default) or {@link MessageStream.OnFull#FAIL}
+     * @return this builder
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public MessageStreamBuilder onFull(MessageStream.OnFull policy) {
+        this.onFull = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Sets how long {@link MessageStream#close()} waits for the socket to take the messages
+     * already sent before it closes the channel anyway.
+     *
+     * @param millis {@code >= 0}; default 5000
+     * @return this builder
+     * @throws IllegalArgumentException if {@code millis} is negative
+     */
+    public MessageStreamBuilder lingerMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("lingerMillis must be >= 0, not " + millis);
+        }
+        this.lingerMillis = millis;
+        return this;
+    }
+
+    /**
+     * Sets the longest the reader spins, when it finds the inbound window empty, before it
+     * parks. The spin is adaptive: about as long as recent waits took (the time from the start
+     * of a wait to the next message's arrival, a round trip on a request/response), at most this
+     * long, and none while waits keep taking longer than this (a sparse stream costs no spinning
+     * CPU). {@code 0} parks at once. A virtual thread spins at most
+     * {@link WaitPolicy#virtualThreadSpins()} rounds' worth, i.e. not at all by default.
+     *
+     * @param nanos from 0 to {@value #MAX_READER_SPIN_NANOS}; default
+     *     {@value #DEFAULT_READER_SPIN_NANOS}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code nanos} is out of range
+     */
+    public MessageStreamBuilder readerSpin(long nanos) {
+        if (nanos < 0 || nanos > MAX_READER_SPIN_NANOS) {
+            throw new IllegalArgumentException("readerSpin must be from 0 to " + MAX_READER_SPIN_NANOS
+                    + " ns, not " + nanos);
+        }
+        this.readerSpinNanos = nanos;
+        return this;
+    }
+
+    /**
+     * Sets how a writer waits for room ({@link MessageStream.OnFull#BLOCK}): {@code policies}
+     * is called once per {@link MessageStream#newWriter()}, so that each writer thread has its
+     * own (an {@link WaitPolicy#adaptive() adaptive} policy keeps state of its waiting thread).
+     *
+     * @param policies gives each new writer its policy, e.g. {@code WaitPolicy::adaptive};
+     *     default {@code WaitPolicy::defaultPolicy}
+     * @return this builder
+     * @throws NullPointerException if {@code policies} is null
+     */
+    public MessageStreamBuilder writerWaitPolicy(Supplier<? extends WaitPolicy> policies) {
+        this.writerPolicies = Objects.requireNonNull(policies, "policies");
+        return this;
+    }
+
+    /**
+     * Makes the stream hand each inbound message to {@code handler} on the channel's event loop
+     * instead of to {@link MessageStream#receive(byte[])}: a server that answers on the loop,
+     * with no thread hand-off and no wake-up on its side (see {@link LoopHandler}). The replies
+     * are framed into the outbound batch and flushed once per read of the loop. While the
+     * channel is not writable (the peer does not read the replies), the stream stops reading it,
+     * so a fast requester cannot make this side buffer without bound. {@code receive} on such a
+     * stream returns no message: it waits for the end ({@code -1}, or the failure as
+     * {@code IOException}). The inbound window is not used (set it small to save memory).
+     *
+     * @param handler called on the loop with each inbound message; {@code null} (the default)
+     *     delivers the messages to {@code receive}
+     * @return this builder
+     */
+    public MessageStreamBuilder onLoop(LoopHandler handler) {
+        this.loopHandler = handler;
+        return this;
+    }
+
+    /**
+     * Makes a stream over {@code channel} and adds its handler at the end of the channel's
+     * pipeline. Call it before the channel reads (in a {@code ChannelInitializer}, or with
+     * {@code autoRead} off): bytes read before are not the stream's.
+     *
+     * @param channel a registered TCP channel of an epoll or NIO {@code MultiThreadIoEventLoopGroup}
+     * @return the stream
+     * @throws NullPointerException if {@code channel} is null
+     * @throws IllegalArgumentException if the channel's loop is neither epoll nor NIO, or
+     *     {@link #maxMessageLength} does not fit a window
+     */
+    public MessageStream attach(Channel channel) {
+        Objects.requireNonNull(channel, "channel");
+        int fits = loopHandler != null ? OffHeapYPipe.maxMessageLength(outboundWindow) // no inbound window
+                : Math.min(OffHeapYPipe.maxMessageLength(outboundWindow), OffHeapYPipe.maxMessageLength(inboundWindow));
+        if (maxMessageLength > fits) {
+            throw new IllegalArgumentException("maxMessageLength (" + maxMessageLength
+                    + ") must be at most " + fits + " bytes for windows of " + outboundWindow
+                    + " and " + inboundWindow + " bytes (window / 2 - 4)");
+        }
+        MessageStream s = new MessageStream(this, channel);
+        channel.pipeline().addLast("ysuite-frame-decoder", s.decoder);
+        channel.pipeline().addLast("ysuite-frame-encoder", s.encoder);
+        channel.pipeline().addLast("ysuite-message-stream", s.lifecycle);
+        return s;
+    }
+}
