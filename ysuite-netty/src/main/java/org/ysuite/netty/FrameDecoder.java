@@ -21,6 +21,10 @@ import org.ysuite.OffHeapYPipe;
  * peer shuts its output down; the reader then gets every message that arrived, and then the end
  * (or the failure, if the input ended in the middle of a frame).
  *
+ * <p>With a {@link LoopDispatch} (a stream with a {@link LoopHandler}) the frames go to it instead
+ * of the pipe, and the decoder stops reading while the channel is not writable (the peer does not
+ * take the replies) and reads again once it is.
+ *
  * <p>Every method runs on the channel's event loop, except that {@link #resume()} is the task
  * the reader hands to it.
  */

@@ -19,7 +19,13 @@ import org.ysuite.MessageHandler;
  * asleep, and its writer's next flush signals again). Nothing is drained while the handler is
  * not in a pipeline, while the channel is not active (a write before the connect completes would
  * fail it) or not writable (Netty's water marks: a slow peer fills the writers' windows); the
- * pipes stay listed and are drained when that changes. Every method runs on the event loop.
+ * pipes stay listed and are drained when that changes.
+ *
+ * <p>A {@link LoopHandler}'s replies ({@link #reply}) are framed into the same batch buffers
+ * between {@link #beginReplies()} and {@link #endReplies()} (one read of the loop): full buffers
+ * are written without a flush, and the read ends with one flush. Messages drained from the pipes
+ * meanwhile go into the same batches, so both kinds stay whole and in order. Every method runs on
+ * the event loop.
  */
 final class FrameEncoder extends ChannelInboundHandlerAdapter implements MessageHandler {
 

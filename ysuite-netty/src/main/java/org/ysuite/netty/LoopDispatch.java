@@ -23,7 +23,7 @@ final class LoopDispatch implements LoopReply {
     static final class HandlerFailed extends IOException {
         private static final long serialVersionUID = 1L;
 
-        HandlerFailed(Exception cause) {
+        HandlerFailed(Throwable cause) {
             super("the on-loop handler failed: " + cause, cause);
         }
     }
@@ -94,7 +94,9 @@ final class LoopDispatch implements LoopReply {
         inCall = true;
         try {
             handler.onMessage(buffer, offset, length, this);
-        } catch (Exception e) {
+        } catch (VirtualMachineError e) {
+            throw e; // out of memory, stack overflow: nothing of the stream's to do about it
+        } catch (Throwable e) {
             throw new HandlerFailed(e);
         } finally {
             inCall = false;

@@ -26,12 +26,14 @@ public interface LoopHandler {
      * Read them with absolute gets, or move the buffer's position and limit as needed. The view,
      * like {@code reply}, is valid only until this method returns.
      *
-     * @param buffer a read-only view of the bytes as they arrived (or a copy of them, for a
-     *     message that spans reads)
+     * @param buffer the bytes as they arrived: a view of Netty's read buffer for a message of
+     *     at least 4 KiB that lies whole in one read, else a copy in a buffer of the stream's own;
+     *     read it, do not write to it
      * @param offset index of the message's first byte in {@code buffer}
      * @param length the message's length in bytes, at most the stream's {@code maxMessageLength}
      * @param reply where the answers go, any number of them, in order
-     * @throws Exception to fail the stream (see above)
+     * @throws Exception to fail the stream (see above; an {@link Error} other than a
+     *     {@link VirtualMachineError} does the same)
      */
     void onMessage(ByteBuffer buffer, int offset, int length, LoopReply reply) throws Exception;
 }

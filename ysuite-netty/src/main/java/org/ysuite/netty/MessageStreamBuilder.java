@@ -12,8 +12,12 @@ import org.ysuite.WaitPolicy;
  */
 public final class MessageStreamBuilder {
 
-    /** The default {@link #readerSpin}: {@value} ns, about one loopback round trip. */
-    public static final long DEFAULT_READER_SPIN_NANOS = 50_000;
+    /**
+     * The default {@link #readerSpin}: {@value} ns. On a machine where every core is busy a
+     * longer spin takes the CPU from the event loop the reader waits for; where a core is free,
+     * up to one round trip pays.
+     */
+    public static final long DEFAULT_READER_SPIN_NANOS = 10_000;
     /** The largest {@link #readerSpin}: {@value} ns. */
     public static final long MAX_READER_SPIN_NANOS = 1_000_000;
 

@@ -11,11 +11,12 @@ import org.ysuite.YSemaphore;
  * policy, per wait.
  *
  * <p>The budget is learned from recent waits, in time (a round trip is tens of microseconds; a
- * count of spin rounds would mean a different time on every machine): a wait whose message
- * came within the cap (caught while spinning, or measured after a park) sets the budget to twice
- * that time, at most the cap; every {@value #FAILURES_PER_HALVING}th wait in a row that took
- * longer than the cap halves it, down to zero, so a sparse stream soon spins not at all. Its
- * parks still measure the waits, so a stream that becomes dense again gets its spin back. The
+ * count of spin rounds would mean a different time on every machine): a wait caught while
+ * spinning after {@code t} raises the budget to {@code 2t}; a park whose message came within the
+ * cap raises it to the time measured (which includes the wake-up, so it errs long); both at most
+ * the cap. Every {@value #FAILURES_PER_HALVING}th wait in a row that took longer than the cap
+ * halves it, down to zero, so a sparse stream soon spins not at all; its parks still measure the
+ * waits, so a stream that becomes dense again gets its spin back. The
  * fields are the reader thread's only (one reading thread; the counters are read after it is
  * joined, or as hints).
  *
@@ -53,7 +54,7 @@ final class ReaderWait {
             long waited;
             do {
                 if (signal.check(NO_IDS) > 0) {
-                    learn(System.nanoTime() - start);
+                    learn(System.nanoTime() - start, false);
                     return;
                 }
                 Thread.onSpinWait();
@@ -62,14 +63,17 @@ final class ReaderWait {
         }
         sleeps++;
         signal.await();
-        learn(System.nanoTime() - start);
+        learn(System.nanoTime() - start, true);
     }
 
-    /** Reader: a wait took {@code waited} ns (to the message's arrival, or the wake-up after it). */
-    void learn(long waited) {
+    /**
+     * Reader: a wait took {@code waited} ns: to the message's arrival if it was caught spinning,
+     * to the wake-up after it if the reader {@code parked}.
+     */
+    void learn(long waited, boolean parked) {
         if (waited <= maxSpinNanos) {
             failuresInARow = 0;
-            budgetNanos = Math.min(maxSpinNanos, Math.max(budgetNanos, 2 * waited));
+            budgetNanos = Math.min(maxSpinNanos, Math.max(budgetNanos, parked ? waited : 2 * waited));
         } else if (++failuresInARow >= FAILURES_PER_HALVING) {
             failuresInARow = 0;
             budgetNanos >>>= 1;

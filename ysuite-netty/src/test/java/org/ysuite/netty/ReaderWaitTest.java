@@ -12,18 +12,20 @@ class ReaderWaitTest {
         ReaderWait r = new ReaderWait(50_000);
         assertEquals(50_000, r.budgetNanos());
         for (int i = 0; i < ReaderWait.FAILURES_PER_HALVING - 1; i++) {
-            r.learn(60_000);
+            r.learn(60_000, true);
         }
         assertEquals(50_000, r.budgetNanos(), "an odd long wait costs nothing");
-        r.learn(60_000);
+        r.learn(60_000, true);
         assertEquals(25_000, r.budgetNanos(), "a run of long waits halves the budget");
         for (int i = 0; i < 20 * ReaderWait.FAILURES_PER_HALVING; i++) {
-            r.learn(1_000_000);
+            r.learn(1_000_000, true);
         }
         assertEquals(0, r.budgetNanos(), "a sparse stream spins not at all");
-        r.learn(10_000);
-        assertEquals(20_000, r.budgetNanos(), "a short wait (measured by a park) brings the spin back");
-        r.learn(40_000);
+        r.learn(10_000, true);
+        assertEquals(10_000, r.budgetNanos(), "a short wait measured by a park brings the spin back");
+        r.learn(15_000, false);
+        assertEquals(30_000, r.budgetNanos(), "a wait caught spinning doubles");
+        r.learn(40_000, false);
         assertEquals(50_000, r.budgetNanos(), "capped");
     }
 
