@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModulePathTest {
 
-    /** The flag the README tells a module-path consumer to pass on JDK 24+ (accepted from JDK 17). */
+    /** The flag docs/using.md tells a module-path consumer to pass on JDK 24+ (accepted from JDK 17). */
     static final String NATIVE_ACCESS = "--enable-native-access=org.jnrproject.jffi";
 
     /** This module's classes and its runtime dependencies (written by maven-dependency-plugin). */
