@@ -1,5 +1,6 @@
 package org.ysuite.netty;
 
+import java.util.function.Consumer;
 import org.ysuite.OffHeapYPipe;
 
 /**
@@ -15,7 +16,7 @@ final class OutboundPipe {
     /** Loop thread only: in the encoder's list of pipes to drain. */
     boolean pending;
 
-    OutboundPipe(OffHeapYPipe pipe, java.util.function.Consumer<OutboundPipe> onWake) {
+    OutboundPipe(OffHeapYPipe pipe, Consumer<OutboundPipe> onWake) {
         this.pipe = pipe;
         this.wake = () -> onWake.accept(this);
     }
