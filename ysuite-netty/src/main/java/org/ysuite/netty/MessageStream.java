@@ -26,9 +26,9 @@ import org.ysuite.YSemaphore;
  * Each application thread writes through its own {@link MessageWriter} (from {@link #newWriter()}): an
  * {@link OffHeapYPipe} (the outbound window) whose reader is the event loop. A send copies the
  * message into the pipe and flushes it; only the flush that finds the loop asleep on that pipe
- * (it found the pipe empty last time) wakes it: the writers' pipes form one mailbox wired to one
- * descriptor the loop polls (an eventfd on epoll), and the flush fires the writer's signal id on
- * it. The loop then drains everything flushed so far into buffers of at most
+ * (it found the pipe empty last time) wakes it, through Netty's own wake-up: it queues the pipe's
+ * preallocated drain task with {@code eventLoop.execute} (once per sleep of the loop on that pipe,
+ * no allocation). The loop then drains everything flushed so far into buffers of at most
  * {@link MessageStreamBuilder#bufferSize} bytes and hands each full buffer, and the last partial one, to the
  * socket with one {@code writeAndFlush}: a batch ends when the loop has nothing more, or when it
  * reaches the buffer size (seed 003's "ØMQ buffer size"; frames may straddle buffers). A message
@@ -72,7 +72,7 @@ import org.ysuite.YSemaphore;
  * <h2>Closing and errors</h2>
  * {@link #close()} sends what every writer had flushed when it was called (waiting at most
  * {@link MessageStreamBuilder#lingerMillis} for the socket to take it), closes the channel and releases the
- * pipes and the mailbox's descriptors. When the peer closes, {@link #receive(byte[])} returns the
+ * pipes and the mailbox's descriptor. When the peer closes, {@link #receive(byte[])} returns the
  * messages that arrived and then {@code -1}; when the connection fails (reset, a malformed frame,
  * a close in the middle of a message) it returns them and then throws {@link IOException} with the
  * cause. A connect that fails, a channel closed before it connected, and a channel closed by its
@@ -80,7 +80,7 @@ import org.ysuite.YSemaphore;
  * With {@code ALLOW_HALF_CLOSURE}, the peer's shutdown of its output ends {@code receive} and
  * leaves the writers working. Writers get {@link IOException} once the connection is gone (a writer
  * waiting for room is woken). Close the stream in every case: that frees its off-heap memory (the
- * mailbox's descriptors are freed as soon as the channel closes).
+ * mailbox's descriptor is freed as soon as the channel closes).
  *
  * <pre>{@code
  * // in a ChannelInitializer (client or server child), before the channel reads:
@@ -402,7 +402,7 @@ public final class MessageStream implements AutoCloseable {
      * Closes the stream: the messages flushed by every writer before this call are handed to the
      * socket (waiting at most {@link MessageStreamBuilder#lingerMillis} for it to take them), the channel is
      * closed, writers and the reader get {@link IOException} from then on, and the pipes' memory and
-     * the mailbox's descriptors are released. Waits for all that unless called on the event loop.
+     * the mailbox's descriptor is released. Waits for all that unless called on the event loop.
      * Idempotent.
      */
     @Override

@@ -1,71 +1,53 @@
 package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
-import io.netty.channel.IoHandle;
-import io.netty.channel.IoOps;
-import io.netty.channel.IoRegistration;
-import io.netty.channel.nio.NioIoHandle;
-import io.netty.channel.nio.NioIoOps;
-import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.GenericFutureListener;
-import io.netty.util.internal.logging.InternalLogger;
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import java.io.Closeable;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
-import org.ysuite.NioSignaler;
 import org.ysuite.OffHeapYPipe;
-import org.ysuite.PollableSignaler;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YSocketPair;
 
 /**
- * The writers' way to wake a {@link MessageStream}'s event loop: one mailbox of the writers' own
- * outbound pipes, wired to one signaler whose descriptor the loop polls (an eventfd on epoll, a
- * pipe on NIO). Writer {@code i} fires id {@code i % 256} when its flush finds the loop asleep on
- * its pipe; the loop takes the fired ids and hands the pipes of each to the {@link FrameEncoder}.
- * No message or pipe travels through a second pipe: the signal is the only hand-off.
+ * The writers' way to wake a {@link MessageStream}'s event loop: each writer's outbound pipe has a
+ * preallocated task, and a writer whose flush finds the loop asleep on its pipe queues that task
+ * with {@code loop.execute} (Netty writes its own eventfd only if the loop is blocked in its
+ * poller). The task hands the pipe to the {@link FrameEncoder}, which drains it, with every other
+ * pipe listed, into framed batches. A pipe wakes the loop once per sleep: until the loop's read
+ * finds the pipe empty again, its reader counts as awake and the writer's flushes queue nothing.
+ * No message or pipe travels through a second pipe, and no signaler is written or read.
  *
- * <p>Ordering: a pipe is put in {@link #pipes} (a volatile store) before its writer can flush it;
- * the loop reads the array after it took the writer's signal, which happens-after the signal
- * call ({@link PollableSignaler}), so it sees the pipe. The signaler starts unarmed: signals fired
- * before the registration is done set bits only, and the first check after it takes them.
+ * <p>Ordering: the writer's flush publishes its messages (the pipe's release store) before it
+ * offers the task to the loop's task queue; that queue's hand-off is a happens-before edge (the
+ * offer is a release, the loop's poll an acquire), so the task, and the encoder's read of the
+ * pipe in it, see every message flushed before the task was queued. The task holds its pipe
+ * itself: the loop needs no shared list to find it.
  *
- * <p>Closing ({@link #close()}, from any thread): the registration is cancelled on the loop,
- * Netty's {@code unregistered()} closes the signaler's descriptors once; if the loop terminates
- * without unregistering, its termination does. A writer's signal after that throws
- * {@link IllegalStateException} (the signaler's own guarantee: no write lands on a reused
- * descriptor number).
+ * <p>Life: a {@link LoopRegistration} registers a descriptor with no interest; it carries no
+ * wake-up and ties the mailbox's life to the loop's close sequence (the loop's shutdown closes it
+ * too). {@link #close()} (any thread, idempotent) closes every pipe, so that a writer's next call
+ * throws {@link IllegalStateException} (which the stream turns into an {@code IOException}) and a
+ * writer waiting for room wakes up, and then cancels the registration; {@link #closeFuture()}
+ * completes once the descriptor is closed. A task that runs after the close finds the mailbox
+ * closed and does nothing. A flush that the loop refuses (its group is shut down) throws
+ * {@link IllegalStateException}.
  */
-final class WriterMailbox implements IntConsumer {
-
-    private static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(WriterMailbox.class);
+final class WriterMailbox {
 
     private final IoEventLoop loop;
     private final FrameEncoder encoder;
     private final int window;
     private final Supplier<? extends WaitPolicy> writerPolicies;
-    private final PollableSignaler signaler;
-    private final int capacity;
-    private final IoHandle handle;
-    private final IoOps readOps;
+    private final LoopRegistration registration;
 
     private final Object lock = new Object();
     /** Copy-on-write under {@link #lock}; {@code null} once closed. */
     private volatile OutboundPipe[] pipes = new OutboundPipe[0];
-    private volatile boolean closing;
-    private final AtomicBoolean finished = new AtomicBoolean();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
-    private final GenericFutureListener<Future<Object>> onLoopTerminated = f -> finish();
 
     // Loop thread only.
-    private IoRegistration registration;
     private long wakeupsOnLoop;
     /** Copy of the loop's count for other threads (single writer: the loop). */
     private volatile long wakeups;
@@ -75,57 +57,52 @@ final class WriterMailbox implements IntConsumer {
         this.encoder = encoder;
         this.window = window;
         this.writerPolicies = writerPolicies;
-        MailboxHandle.Owner owner = new MailboxHandle.Owner(this::onEvent, this::finishOnLoop, this::close);
-        if (loop.isCompatible(NioIoHandle.class)) {
-            NioSignaler s = new NioSignaler(WaitPolicy.purePark());
-            this.signaler = s;
-            this.handle = new NioMailboxHandle(owner, s.channel());
-            this.readOps = NioIoOps.READ;
-        } else if (EpollMailboxHandle.isCompatible(loop)) {
-            YSocketPair s = new YSocketPair(YSocketPair.Kind.EVENTFD, WaitPolicy.purePark());
-            this.signaler = s;
-            this.handle = new EpollMailboxHandle(owner, s.fd());
-            this.readOps = EpollMailboxHandle.readOps();
-        } else {
-            throw new IllegalArgumentException("the channel's loop must be an epoll or NIO IoEventLoop, not "
-                    + loop.getClass().getName());
-        }
-        this.capacity = signaler.capacity();
-        start();
+        this.registration = new LoopRegistration(loop, YSocketPair.Kind.EVENTFD, false, new Lifecycle());
+        registration.start();
     }
 
-    private void start() {
-        Future<IoRegistration> future;
-        try {
-            future = loop.register(handle);
-        } catch (RuntimeException e) {
-            finished.set(true);
-            closeSignaler();
-            throw new IllegalStateException("the event loop refused the stream's mailbox (is it shut down?)", e);
+    /** The mailbox's answers to its registration's steps. */
+    private final class Lifecycle implements LoopRegistration.Owner {
+        @Override
+        public void registered() {
+            // Nothing waits for the registration: a task queued before it runs in order anyway.
         }
-        loop.terminationFuture().addListener(onLoopTerminated);
-        future.addListener(f -> onRegistration(future)); // the loop's promise: runs on the loop
-    }
 
-    private void onRegistration(Future<IoRegistration> future) {
-        if (!future.isSuccess()) {
-            finish();
-            return;
+        @Override
+        public void ready() {
+            // registered with no interest: never called
         }
-        IoRegistration r = future.getNow();
-        registration = r;
-        if (closing || loop.isShuttingDown()) {
-            r.cancel(); // unregistered() finishes
-            return;
+
+        @Override
+        public void closeRequested() {
+            close(); // the loop's shutdown
         }
-        r.submit(readOps);
-        takeSignals(); // arms the signaler; takes what was fired before the registration
+
+        @Override
+        public boolean isClosing() {
+            return pipes == null;
+        }
+
+        @Override
+        public boolean busy() {
+            return false; // the close sequence only frees the descriptor: it may run anywhere on the loop
+        }
+
+        @Override
+        public void closing() {
+            close(); // the pipes are closed already unless the loop ended first
+        }
+
+        @Override
+        public void closed() {
+            closed.complete(null);
+        }
     }
 
     /**
-     * Adds a writer's pipe, its reader (the loop) asleep so that its first flush signals.
+     * Adds a writer's pipe, its reader (the loop) asleep so that its first flush queues the task.
      *
-     * @throws IllegalStateException if the mailbox is closed
+     * @return the pipe, or {@code null} if the mailbox is closed
      */
     OutboundPipe newPipe() {
         // Each writer thread waits for room under a policy of its own (an adaptive one keeps the
@@ -138,10 +115,10 @@ final class WriterMailbox implements IntConsumer {
             }
             OffHeapYPipe pipe = new OffHeapYPipe(window, WaitPolicy.purePark(), mine);
             // A new pipe's reader counts as awake (the ypipe protocol): put it to sleep, on the
-            // reader side, before any write. The loop reads the pipe only after taking a signal,
-            // which happens-after this (through the volatile store below and the signal).
+            // reader side, before any write. The loop reads the pipe only in a task queued after
+            // a flush, which happens-after this (the writer got the pipe from this thread).
             pipe.checkRead();
-            OutboundPipe p = new OutboundPipe(pipe, old.length % capacity);
+            OutboundPipe p = new OutboundPipe(pipe, this::wakeOnLoop);
             OutboundPipe[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = p;
             pipes = grown;
@@ -149,9 +126,26 @@ final class WriterMailbox implements IntConsumer {
         }
     }
 
-    /** Writer: its flush found the loop asleep on {@code p}. */
+    /**
+     * Writer: its flush found the loop asleep on {@code p}; queues the pipe's task.
+     *
+     * @throws IllegalStateException if the loop refuses the task (its group is shut down)
+     */
     void signal(OutboundPipe p) {
-        signaler.signal(p.id);
+        try {
+            loop.execute(p.wake);
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("the stream's event loop is shut down", e);
+        }
+    }
+
+    /** Loop: a writer's task; the pipe goes to the encoder. */
+    private void wakeOnLoop(OutboundPipe p) {
+        if (pipes == null) {
+            return; // closed: the close drained what it could
+        }
+        wakeups = ++wakeupsOnLoop;
+        encoder.wake(p);
     }
 
     /** Every pipe, or an empty array once closed. */
@@ -160,48 +154,19 @@ final class WriterMailbox implements IntConsumer {
         return all == null ? new OutboundPipe[0] : all;
     }
 
-    /** Loop: the descriptor fired. */
-    private void onEvent() {
-        if (finished.get()) {
-            return;
-        }
-        wakeups = ++wakeupsOnLoop;
-        takeSignals();
-    }
-
-    /** Loop: takes fired ids until a check finds none; that check re-arms the descriptor. */
-    private void takeSignals() {
-        while (!finished.get() && signaler.check(this) > 0) {
-            // each fired id went to accept()
-        }
-    }
-
-    /** Loop: id fired; every pipe of it goes to the encoder (one that is empty costs one look). */
-    @Override
-    public void accept(int id) {
-        OutboundPipe[] all = pipes;
-        if (all == null) {
-            return;
-        }
-        for (int i = id; i < all.length; i += capacity) {
-            encoder.wake(all[i]);
-        }
-    }
-
     long wakeups() {
         return wakeups;
     }
 
     /**
      * Closes every writer's pipe (a writer waiting for room wakes up and throws) and the mailbox;
-     * the descriptors are closed on the loop. Any thread; idempotent.
+     * the descriptor is closed on the loop. Any thread; idempotent.
      */
     void close() {
         OutboundPipe[] all;
         synchronized (lock) {
             all = pipes;
             pipes = null;
-            closing = true;
         }
         if (all == null) {
             return;
@@ -209,61 +174,10 @@ final class WriterMailbox implements IntConsumer {
         for (OutboundPipe p : all) {
             p.pipe.close();
         }
-        if (loop.inEventLoop()) {
-            cancelOnLoop();
-            return;
-        }
-        try {
-            loop.execute(this::cancelOnLoop);
-        } catch (RejectedExecutionException e) {
-            if (loop.isTerminated()) {
-                finish(); // nothing runs on the loop any more
-            }
-            // else: the loop's shutdown cancels every registration, or its termination finishes
-        }
+        registration.cancel();
     }
 
-    private void cancelOnLoop() {
-        IoRegistration r = registration;
-        if (r == null) {
-            return; // pending: onRegistration sees closing and cancels
-        }
-        if (!r.cancel()) {
-            finish(); // cancelled already (the loop's shutdown)
-        }
-    }
-
-    private void finishOnLoop() {
-        if (loop.inEventLoop()) {
-            finish();
-            return;
-        }
-        try {
-            loop.execute(this::finish);
-        } catch (RejectedExecutionException e) {
-            finish();
-        }
-    }
-
-    /** Closes the descriptors, once. */
-    private void finish() {
-        if (!finished.compareAndSet(false, true)) {
-            return;
-        }
-        loop.terminationFuture().removeListener(onLoopTerminated);
-        closeSignaler();
-        closed.complete(null);
-    }
-
-    private void closeSignaler() {
-        try {
-            ((Closeable) signaler).close();
-        } catch (IOException | RuntimeException e) {
-            LOGGER.warn("Closing the signaler of a MessageStream failed.", e);
-        }
-    }
-
-    /** Completed once the descriptors are closed. */
+    /** Completed once the descriptor is closed. */
     CompletableFuture<Void> closeFuture() {
         return closed;
     }

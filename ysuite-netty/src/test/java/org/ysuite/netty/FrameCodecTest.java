@@ -196,7 +196,7 @@ class FrameCodecTest {
         OffHeapYPipe pipe = new OffHeapYPipe(1 << 16, WaitPolicy.purePark(), WaitPolicy.purePark());
         toClose.add(pipe);
         pipe.checkRead(); // the loop's side starts asleep, as WriterMailbox sets it
-        return new OutboundPipe(pipe, id);
+        return new OutboundPipe(pipe, p -> { });
     }
 
     @ParameterizedTest
