@@ -3,6 +3,7 @@ package org.ysuite;
 import static org.ysuite.RecordDescriptor.PADDING;
 
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.internal.SideGuard;
 
@@ -21,9 +22,15 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     private final DirectMemory memory;
     /** The records in the ring's memory; the positions stay in this object's padded fields. */
     final RecordRing records;
+    /**
+     * {@code records}' buffer, for the writer's path: {@link RecordRing}'s static writer steps
+     * over this object's own final fields, loaded once each after the side guard's atomics.
+     */
+    private final ByteBuffer ring;
     /** {@link #drain}'s hand-back of each consumed record. */
     private final Consumed consumedStep = new Consumed();
-    private final WaitPolicy writerPolicy;
+    /** How a writer waiting for space waits (its own state: see {@link WaitPolicy#newState()}). */
+    final WaitPolicy writerPolicy;
     /** The spin phase of a wait for space (see {@link SpinWait}). */
     private final RoomWait roomWait = new RoomWait();
 
@@ -52,6 +59,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         this.memory = DirectMemory.allocate(capacity, CACHE_LINE_BYTES);
         memory.freeWhenUnreachable(this); // a pipe nobody closed still gives its memory back
         this.records = new RecordRing(memory.buffer());
+        this.ring = records.buffer;
         initC(false);
         // The final fields above are published with the object; the plain position fields and
         // the two words start at zero (open, idle, head 0), which every thread sees.
@@ -86,7 +94,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
 
     /** Writer: true if a message of {@code length} fits at tail, re-reading head if it must. */
     final boolean hasRoom(int length) {
-        long need = tail + records.footprint(tail, length) - capacity;
+        long need = tail + RecordRing.footprint(capacity, tail, length) - capacity;
         if (need <= headCache) {
             return true;
         }
@@ -106,16 +114,31 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             exitWriter();
             return -1;
         }
-        return records.start(tail, length); // a padding record is published by the next flush
+        return RecordRing.start(ring, capacity, tail, length); // a padding record is published by the next flush
     }
 
     /** Writer: the record at {@code start} is written; seal its header and advance. */
     final void append(long start, int length, boolean incomplete) {
         // Plain store: the flush that publishes the record (release CAS of c) orders it.
-        tail = records.seal(start, length, incomplete);
+        tail = RecordRing.seal(ring, capacity, start, length, incomplete);
         if (!incomplete) {
             f = tail;
         }
+    }
+
+    /** Writer: throws unless a message of {@code length} bytes can ever go through the ring. */
+    final void checkLength(int length) {
+        RecordRing.checkLength(length, maxMessageLength, capacity);
+    }
+
+    /** Writer: copies a payload into the record at {@code start}. */
+    final void put(long start, byte[] src, int offset, int length) {
+        RecordRing.put(ring, capacity, start, src, offset, length);
+    }
+
+    /** Writer: copies {@code src}'s remaining bytes into the record at {@code start}. */
+    final void put(long start, ByteBuffer src, int length) {
+        RecordRing.put(ring, capacity, start, src, length);
     }
 
     /** Writer, inside its side: takes back the last unflushed message. */

@@ -99,9 +99,9 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
 
     /**
      * Creates a pipe whose ring holds {@code capacityBytes} bytes; its reader and a writer
-     * waiting for space both wait as {@code policy} says (for an
-     * {@link WaitPolicy#adaptive() adaptive} policy, give each side its own with
-     * {@link #OffHeapYPipe(int, WaitPolicy, WaitPolicy)}).
+     * waiting for space both wait as {@code policy} says. The reader uses {@code policy}, the
+     * writer {@link WaitPolicy#newState() policy.newState()}: an
+     * {@link WaitPolicy#adaptive() adaptive} policy adapts to each side's waits on its own.
      *
      * @param capacityBytes the ring's size: a power of two from {@value #MIN_CAPACITY_BYTES} to
      *     {@value #MAX_CAPACITY_BYTES}
@@ -110,7 +110,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * @throws NullPointerException if {@code policy} is null
      */
     public OffHeapYPipe(int capacityBytes, WaitPolicy policy) {
-        this(capacityBytes, policy, policy);
+        this(capacityBytes, policy, Waits.checkPolicy(policy, "policy").newState());
     }
 
     /**
@@ -196,17 +196,19 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     public boolean write(byte[] src, int offset, int length, boolean incomplete) {
         Objects.requireNonNull(src, "src");
         Objects.checkFromIndexSize(offset, length, src.length);
-        records.checkLength(length);
+        checkLength(length);
         long start = beginWrite(length);
         if (start < 0) {
             return false;
         }
         try {
-            records.put(start, src, offset, length);
+            put(start, src, offset, length);
             append(start, length, incomplete);
-        } finally {
-            exitWriter();
+        } catch (RuntimeException | Error e) {
+            exitWriter(); // out of the hot path: keeps write small enough for the JIT to inline
+            throw e;
         }
+        exitWriter();
         return true;
     }
 
@@ -226,18 +228,20 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     public boolean write(ByteBuffer src, boolean incomplete) {
         Objects.requireNonNull(src, "src");
         int length = src.remaining();
-        records.checkLength(length);
+        checkLength(length);
         long start = beginWrite(length);
         if (start < 0) {
             return false;
         }
         try {
-            records.put(start, src, length);
+            put(start, src, length);
             src.position(src.position() + length);
             append(start, length, incomplete);
-        } finally {
-            exitWriter();
+        } catch (RuntimeException | Error e) {
+            exitWriter(); // out of the hot path, as in write(byte[], ...)
+            throw e;
         }
+        exitWriter();
         return true;
     }
 
@@ -255,7 +259,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      *     is already open
      */
     public int claim(int length) {
-        records.checkLength(length);
+        checkLength(length);
         long start = beginWrite(length);
         if (start < 0) {
             return -1;

@@ -69,10 +69,19 @@ class RecordRing {
 
     /** Throws unless a message of {@code length} bytes can ever go through this ring. */
     final void checkLength(int length) {
-        if (length < 0 || length > maxMessageLength) {
-            throw new IllegalArgumentException("length must be in [0, " + maxMessageLength
-                    + "] for a ring of " + capacity + " bytes: " + length);
+        checkLength(length, maxMessageLength, capacity);
+    }
+
+    /** {@link #checkLength(int)} for a ring of {@code capacity} that carries {@code max} bytes. */
+    static void checkLength(int length, int max, int capacity) {
+        if (length < 0 || length > max) {
+            throw lengthOutOfRange(length, max, capacity); // out of line: keeps callers small
         }
+    }
+
+    private static IllegalArgumentException lengthOutOfRange(int length, int max, int capacity) {
+        return new IllegalArgumentException("length must be in [0, " + max
+                + "] for a ring of " + capacity + " bytes: " + length);
     }
 
     /** The buffer index of {@code position}. */
@@ -80,10 +89,20 @@ class RecordRing {
         return (int) position & mask;
     }
 
+    /** The index of {@code position} in a ring of {@code capacity} bytes (a power of two). */
+    static int index(long position, int capacity) {
+        return (int) position & (capacity - 1);
+    }
+
     /** Bytes a message of {@code length} takes at {@code position}, with the padding it needs. */
     final long footprint(long position, int length) {
+        return footprint(capacity, position, length);
+    }
+
+    /** {@link #footprint(long, int)} in a ring of {@code capacity} bytes. */
+    static long footprint(int capacity, long position, int length) {
         int size = recordSize(length);
-        int toEnd = capacity - index(position);
+        int toEnd = capacity - index(position, capacity);
         return size <= toEnd ? size : (long) toEnd + size;
     }
 
@@ -105,6 +124,10 @@ class RecordRing {
 
     // ------------------------------------------------------------------------------------------
     // Writer
+    //
+    // The writer's steps are static over (buffer, capacity) as well, so that a pipe that keeps
+    // those in its own final fields (OffHeapRing) runs them without loading this object's fields
+    // again after each atomic of its side guard: the same code, one load fewer per use.
     // ------------------------------------------------------------------------------------------
 
     /**
@@ -113,9 +136,15 @@ class RecordRing {
      * the beginning after a padding record written at tail (plain: published by the flush).
      */
     final long start(long tail, int length) {
-        int toEnd = capacity - index(tail);
+        return start(buffer, capacity, tail, length);
+    }
+
+    /** {@link #start(long, int)} in {@code buffer}, a ring of {@code capacity} bytes. */
+    static long start(ByteBuffer buffer, int capacity, long tail, int length) {
+        int at = index(tail, capacity);
+        int toEnd = capacity - at;
         if (recordSize(length) > toEnd) {
-            HEADER.set(buffer, index(tail), PADDING);
+            HEADER.set(buffer, at, PADDING);
             return tail + toEnd;
         }
         return tail;
@@ -123,12 +152,22 @@ class RecordRing {
 
     /** Writer: copies a payload into the record at {@code start}. */
     final void put(long start, byte[] src, int offset, int length) {
-        buffer.put(index(start) + HEADER_BYTES, src, offset, length);
+        put(buffer, capacity, start, src, offset, length);
+    }
+
+    /** {@link #put(long, byte[], int, int)} in {@code buffer}, a ring of {@code capacity} bytes. */
+    static void put(ByteBuffer buffer, int capacity, long start, byte[] src, int offset, int length) {
+        buffer.put(index(start, capacity) + HEADER_BYTES, src, offset, length);
     }
 
     /** Writer: copies {@code src}'s remaining bytes into the record at {@code start}. */
     final void put(long start, ByteBuffer src, int length) {
-        buffer.put(index(start) + HEADER_BYTES, src, src.position(), length);
+        put(buffer, capacity, start, src, length);
+    }
+
+    /** {@link #put(long, ByteBuffer, int)} in {@code buffer}, a ring of {@code capacity} bytes. */
+    static void put(ByteBuffer buffer, int capacity, long start, ByteBuffer src, int length) {
+        buffer.put(index(start, capacity) + HEADER_BYTES, src, src.position(), length);
     }
 
     /**
@@ -138,7 +177,12 @@ class RecordRing {
      * @return the record's end
      */
     final long seal(long start, int length, boolean incomplete) {
-        HEADER.set(buffer, index(start), RecordDescriptor.header(length, incomplete));
+        return seal(buffer, capacity, start, length, incomplete);
+    }
+
+    /** {@link #seal(long, int, boolean)} in {@code buffer}, a ring of {@code capacity} bytes. */
+    static long seal(ByteBuffer buffer, int capacity, long start, int length, boolean incomplete) {
+        HEADER.set(buffer, index(start, capacity), RecordDescriptor.header(length, incomplete));
         return start + recordSize(length);
     }
 
@@ -215,25 +259,25 @@ class RecordRing {
      * @return how many messages were handed over
      */
     final int drain(long from, long end, int header, MessageHandler handler, Reader reader) {
+        // One hot call of the reader (the JIT inlines the loop into the pipe's read call only if
+        // its compiled code stays small); a handler's exception takes the cold path.
         int n = 0;
         long pos = from;
         for (;;) {
             long next = recordEnd(pos, header, end);
-            boolean stop;
             if (header != PADDING) {
                 try {
                     // Reset per call: the previous handler may have moved position or limit.
                     handler.onMessage(wholeRing(readerView), index(pos) + HEADER_BYTES,
                             RecordDescriptor.length(header));
-                } finally {
-                    stop = reader.consumedTo(next);
+                } catch (RuntimeException | Error e) {
+                    reader.consumedTo(next); // the record counts as consumed
+                    throw e;
                 }
                 n++;
-            } else {
-                stop = reader.consumedTo(next);
             }
             pos = next;
-            if (stop || pos == end) {
+            if (reader.consumedTo(next) || pos == end) {
                 return n;
             }
             header = headerAt(pos);

@@ -50,7 +50,7 @@ class FieldLayoutTest {
                 "reader: front r readerPolicy readerSpin batchPauses",
                 "shared c: c closedAt",
                 "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader",
-                "final: capacity maxMessageLength memory records consumedStep writerPolicy roomWait");
+                "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait");
     }
 
     /**

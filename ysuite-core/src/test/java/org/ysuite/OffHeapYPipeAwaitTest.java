@@ -2,6 +2,8 @@ package org.ysuite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -172,5 +174,22 @@ class OffHeapYPipeAwaitTest {
             assertTrue(e.getMessage().contains("timeout") && e.getMessage().contains("-1"), e.getMessage());
             assertThrows(NullPointerException.class, () -> pipe.awaitMessage(1, null));
         }
+    }
+
+    @Test
+    void onePolicyGivesTheWriterItsOwnState() {
+        WaitPolicy adaptive = WaitPolicy.adaptive();
+        try (OffHeapYPipe pipe = new OffHeapYPipe(OffHeapYPipe.MIN_CAPACITY_BYTES, adaptive)) {
+            assertSame(adaptive, pipe.readerPolicy);
+            assertNotSame(adaptive, pipe.writerPolicy, "an adaptive policy's state is per side");
+            assertEquals(adaptive.getClass(), pipe.writerPolicy.getClass());
+        }
+        WaitPolicy fixed = WaitPolicy.spinThenPark(7); // keeps no state: one instance serves both
+        try (OffHeapYPipe pipe = new OffHeapYPipe(OffHeapYPipe.MIN_CAPACITY_BYTES, fixed)) {
+            assertSame(fixed, pipe.readerPolicy);
+            assertSame(fixed, pipe.writerPolicy);
+        }
+        assertThrows(NullPointerException.class,
+                () -> new OffHeapYPipe(OffHeapYPipe.MIN_CAPACITY_BYTES, null));
     }
 }
