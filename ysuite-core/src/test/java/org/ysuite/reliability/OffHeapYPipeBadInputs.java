@@ -42,7 +42,7 @@ final class OffHeapYPipeBadInputs {
             t.iae("new OffHeapYPipe(" + bad + ")", () -> new OffHeapYPipe(bad), "capacityBytes", maxCap, bad);
             t.iae("maxMessageLength(" + bad + ")", () -> OffHeapYPipe.maxMessageLength(bad), "capacityBytes", maxCap, bad);
         }
-        t.npe("new OffHeapYPipe(256, null policy)", () -> new OffHeapYPipe(256, (WaitPolicy) null), "readerPolicy");
+        t.npe("new OffHeapYPipe(256, null policy)", () -> new OffHeapYPipe(256, (WaitPolicy) null), "policy");
 
         OffHeapYPipe pipe = open(256);
         int max = pipe.maxMessageLength();
