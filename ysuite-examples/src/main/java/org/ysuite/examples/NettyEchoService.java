@@ -42,7 +42,8 @@ import org.ysuite.netty.LoopMailbox;
  * the reply ({@code 3 * n + 1}) and sends it, with its connection, through its own
  * {@link LoopMailbox.Sender}; the mailbox's handler, on the loop thread, writes the reply to the
  * connection. The workers never touch a channel and allocate no task per reply: the loop is woken
- * through the mailbox's descriptor, only when it had found the mailbox empty.
+ * through Netty's own wake-up (a preallocated task per worker's pipe), only when it had found
+ * that pipe empty.
  *
  * <pre>
  * java -jar ysuite-examples/target/ysuite-examples.jar netty [requestsPerClient [clients [epoll|nio]]]
