@@ -50,6 +50,7 @@ import org.ysuite.bench.support.Window;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
+import org.ysuite.bench.ThroughputPeers.*;
 
 /**
  * Seed 000, scenario 2, maximal throughput: the JMH thread pushes messages one by one as fast
@@ -203,98 +204,6 @@ public class Throughput {
         s.writer.send(Msg.MESSAGE);
     }
 
-    // ------------------------------------------------------------------ blocking peers
-
-    /** A blocking queue drained in batches; take() when empty. */
-    public abstract static class QueueStream {
-        BlockingQueue<Long> queue;
-        Window window;
-        Partner consumer;
-
-        abstract BlockingQueue<Long> newQueue();
-
-        /** Starts the reader thread; {@link VirtualThreads} runs it in a virtual thread. */
-        Partner startReader(String name, Partner.Step step) {
-            return Partner.start(name, step);
-        }
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = newQueue();
-            window = new Window(Msg.WINDOW);
-            CountingSink<Long> sink = new CountingSink<>();
-            consumer = startReader("queue-reader", () -> {
-                int n = queue.drainTo(sink);
-                if (n == 0) {
-                    sink.add(queue.take());
-                    n = 1;
-                }
-                window.consumed(n);
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
-        }
-    }
-
-    /** java.util.concurrent.SynchronousQueue. */
-    @State(Scope.Benchmark)
-    public static class SynchronousQueueStream extends QueueStream {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new SynchronousQueue<>();
-        }
-    }
-
-    /** java.util.concurrent.LinkedTransferQueue (unbounded: held to the credit window). */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferQueueStream extends QueueStream {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new LinkedTransferQueue<>();
-        }
-    }
-
-    /** java.util.concurrent.ArrayBlockingQueue. */
-    @State(Scope.Benchmark)
-    public static class ArrayBlockingQueueStream extends QueueStream {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new ArrayBlockingQueue<>(Msg.CAPACITY);
-        }
-    }
-
-    /** JCTools MpscBlockingConsumerArrayQueue (drain, then take when empty). */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingStream {
-        MpscBlockingConsumerArrayQueue<Long> queue;
-        Partner consumer;
-
-        /** Starts the reader thread; {@link VirtualThreads} runs it in a virtual thread. */
-        Partner startReader(String name, Partner.Step step) {
-            return Partner.start(name, step);
-        }
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-            CountingSink<Long> counting = new CountingSink<>();
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = startReader("mpsc-reader", () -> {
-                if (queue.drain(sink) == 0) {
-                    counting.add(queue.take());
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
-        }
-    }
-
     /**
      * SynchronousQueue put.
      *
@@ -333,41 +242,6 @@ public class Throughput {
     }
 
     /**
-     * JCTools MpscBlockingConsumerArrayQueue whose reader, finding it empty, spins as ysuite's
-     * default policy does ({@link WaitPolicy#DEFAULT_SPINS} rounds of {@link Thread#onSpinWait()},
-     * one look per round) before it calls take(): the peer with the same spin.
-     */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingSpinStream {
-        MpscBlockingConsumerArrayQueue<Long> queue;
-        Partner consumer;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-            CountingSink<Long> counting = new CountingSink<>();
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = Partner.start("mpsc-spin-reader", () -> {
-                if (queue.drain(sink) > 0) {
-                    return;
-                }
-                for (int round = 0; round < WaitPolicy.DEFAULT_SPINS; round++) {
-                    Thread.onSpinWait();
-                    if (queue.drain(sink) > 0) {
-                        return;
-                    }
-                }
-                counting.add(queue.take());
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
-        }
-    }
-
-    /**
      * JCTools MpscBlockingConsumerArrayQueue offer, the reader spinning before take().
      *
      * @param s state
@@ -391,59 +265,6 @@ public class Throughput {
         // its producers cannot block (put() throws when full): offer, and yield while full
         while (!s.queue.offer(Msg.MESSAGE)) {
             Thread.yield();
-        }
-    }
-
-    /** Mutable event of the Disruptor ring. */
-    public static final class LongEvent {
-        long value;
-    }
-
-    /** A Disruptor ring with one BatchEventProcessor. */
-    public abstract static class DisruptorStream {
-        RingBuffer<LongEvent> ring;
-        BatchEventProcessor<LongEvent> processor;
-        Thread thread;
-        long sum;
-
-        abstract WaitStrategy waitStrategy();
-
-        @Setup(Level.Trial)
-        public void setup() {
-            ring = RingBuffer.createSingleProducer(LongEvent::new, Msg.CAPACITY, waitStrategy());
-            processor = new BatchEventProcessorBuilder().build(ring, ring.newBarrier(),
-                    (event, sequence, endOfBatch) -> sum += event.value);
-            ring.addGatingSequences(processor.getSequence());
-            thread = new Thread(processor, "disruptor-reader");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
-            processor.halt();
-            thread.join(10_000);
-            if (thread.isAlive()) {
-                throw new IllegalStateException("disruptor reader did not stop");
-            }
-        }
-    }
-
-    /** Disruptor with BlockingWaitStrategy. */
-    @State(Scope.Benchmark)
-    public static class DisruptorBlockingStream extends DisruptorStream {
-        @Override
-        WaitStrategy waitStrategy() {
-            return new BlockingWaitStrategy();
-        }
-    }
-
-    /** Disruptor with BusySpinWaitStrategy. */
-    @State(Scope.Benchmark)
-    public static class DisruptorBusySpinStream extends DisruptorStream {
-        @Override
-        WaitStrategy waitStrategy() {
-            return new BusySpinWaitStrategy();
         }
     }
 
@@ -475,39 +296,6 @@ public class Throughput {
         publish(s);
     }
 
-    /** JeroMQ inproc PAIR: the reader owns its socket and stops at a one-byte message. */
-    @State(Scope.Benchmark)
-    public static class ZmqStream {
-        final byte[] payload = new byte[8];
-        ZContext ctx;
-        ZMQ.Socket main;
-        Partner consumer;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            ctx = new ZContext();
-            String addr = "inproc://thr-" + System.nanoTime();
-            main = ctx.createSocket(SocketType.PAIR);
-            main.bind(addr);
-            ZMQ.Socket peer = ctx.createSocket(SocketType.PAIR);
-            peer.connect(addr);
-            consumer = Partner.start("zmq-reader", () -> {
-                byte[] m = peer.recv(0);
-                if (m == null || m.length == 1) {
-                    peer.close();
-                    throw new InterruptedException("stop");
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stopWithoutInterrupt(() -> main.send(new byte[] {1}, 0));
-            main.close();
-            ctx.close();
-        }
-    }
-
     /**
      * JeroMQ inproc PAIR send (blocks at the high-water mark).
      *
@@ -518,40 +306,6 @@ public class Throughput {
     @Transport(label = "JeroMQ inproc PAIR", kind = Transport.Kind.BLOCKING)
     public boolean jeromqPair(ZmqStream s) {
         return s.main.send(s.payload, 0);
-    }
-
-    // ------------------------------------------------------------------ local sockets
-
-    /** JDK Unix-domain SocketChannel: 8 bytes a message, the reader reads all it can. */
-    @State(Scope.Benchmark)
-    public static class UnixSocketStream {
-        final ByteBuffer out = ByteBuffer.allocateDirect(8);
-        Path dir;
-        SocketChannel main;
-        SocketChannel peer;
-        Partner consumer;
-
-        @Setup(Level.Trial)
-        public void setup() throws IOException {
-            SocketChannel[] pair = WorstCase.UnixSockets.connectedPair();
-            dir = WorstCase.UnixSockets.lastDir;
-            main = pair[0];
-            peer = pair[1];
-            ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
-            consumer = Partner.start("uds-reader", () -> {
-                in.clear();
-                if (peer.read(in) < 0) {
-                    throw new IOException("closed");
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(() -> WorstCase.UnixSockets.closeQuietly(peer));
-            WorstCase.UnixSockets.closeQuietly(main);
-            WorstCase.UnixSockets.deleteQuietly(dir);
-        }
     }
 
     /**
@@ -567,32 +321,6 @@ public class Throughput {
         WorstCase.UnixSockets.writeFully(s.main, s.out);
     }
 
-    // ------------------------------------------------------------------ busy-spin peers
-
-    /** JCTools SpscArrayQueue, the reader spins when empty. */
-    @State(Scope.Benchmark)
-    public static class SpscStream {
-        SpscArrayQueue<Long> queue;
-        Partner consumer;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new SpscArrayQueue<>(Msg.CAPACITY);
-            CountingSink<Long> counting = new CountingSink<>();
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = Partner.start("spsc-reader", () -> {
-                if (queue.drain(sink) == 0) {
-                    Thread.onSpinWait();
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
-        }
-    }
-
     /**
      * JCTools SpscArrayQueue offer (spinning while full).
      *
@@ -603,29 +331,6 @@ public class Throughput {
     public void jctoolsSpsc(SpscStream s) {
         while (!s.queue.offer(Msg.MESSAGE)) {
             Thread.onSpinWait();
-        }
-    }
-
-    /** Agrona OneToOneConcurrentArrayQueue, the reader spins when empty. */
-    @State(Scope.Benchmark)
-    public static class AgronaQueueStream {
-        OneToOneConcurrentArrayQueue<Long> queue;
-        Partner consumer;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new OneToOneConcurrentArrayQueue<>(Msg.CAPACITY);
-            CountingSink<Long> sink = new CountingSink<>();
-            consumer = Partner.start("agrona-q-reader", () -> {
-                if (queue.drain(sink) == 0) {
-                    Thread.onSpinWait();
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
         }
     }
 
@@ -640,34 +345,6 @@ public class Throughput {
     public void agronaQueue(AgronaQueueStream s) {
         while (!s.queue.offer(Msg.MESSAGE)) {
             Thread.onSpinWait();
-        }
-    }
-
-    /** Agrona OneToOneRingBuffer of 8-byte messages, the reader spins when empty. */
-    @State(Scope.Benchmark)
-    public static class AgronaRingStream {
-        OneToOneRingBuffer ring;
-        UnsafeBuffer src;
-        Partner consumer;
-        long sum;
-
-        @Setup(Level.Trial)
-        public void setup() {
-            int bytes = 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH;
-            ring = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(bytes)));
-            src = new UnsafeBuffer(ByteBuffer.allocateDirect(8));
-            org.agrona.concurrent.MessageHandler handler =
-                    (type, buffer, index, length) -> sum += buffer.getLong(index);
-            consumer = Partner.start("agrona-rb-reader", () -> {
-                if (ring.read(handler) == 0) {
-                    Thread.onSpinWait();
-                }
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
         }
     }
 

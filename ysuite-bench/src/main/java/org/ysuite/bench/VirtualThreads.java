@@ -216,7 +216,7 @@ public class VirtualThreads {
 
     /** Throughput's JCTools stream (bounded by its capacity), the reader in a virtual thread. */
     @State(Scope.Benchmark)
-    public static class MpscBlockingStream extends Throughput.MpscBlockingStream {
+    public static class MpscBlockingStream extends ThroughputPeers.MpscBlockingStream {
         @Override
         Partner startReader(String name, Partner.Step step) {
             return Partner.startVirtual(name, step);
@@ -239,7 +239,7 @@ public class VirtualThreads {
 
     /** Throughput's LinkedTransferQueue stream (held to a window), the reader in a virtual thread. */
     @State(Scope.Benchmark)
-    public static class LinkedTransferQueueStream extends Throughput.LinkedTransferQueueStream {
+    public static class LinkedTransferQueueStream extends ThroughputPeers.LinkedTransferQueueStream {
         @Override
         Partner startReader(String name, Partner.Step step) {
             return Partner.startVirtual(name, step);
