@@ -13,7 +13,7 @@ import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
 
 /**
- * The README's three programs, runnable: {@code PipeExample} (a writer and a reader over a
+ * The README's two programs and docs/using.md's off-heap one, runnable: {@code PipeExample} (a writer and a reader over a
  * {@link YPipe} woken by a {@link YSemaphore}), {@code MailboxExample} (three writers to one
  * reader through a {@link YMailbox}, stopped by {@link YMailbox#close()}) and
  * {@code OffHeapPipeExample} (byte messages through an {@link OffHeapYPipe}, read as views with

@@ -51,13 +51,23 @@ class ReadmeSnippetsTest {
         return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).replace("\r\n", "\n");
     }
 
-    /** The {@code java} blocks of the README, in order. */
-    static List<String> readmeJavaBlocks() throws IOException {
-        Matcher m = JAVA_BLOCK.matcher(read(projectRoot().resolve("README.md")));
+    /** The {@code java} blocks of one file, in order. */
+    private static List<String> javaBlocks(String file) throws IOException {
+        Matcher m = JAVA_BLOCK.matcher(read(projectRoot().resolve(file)));
         List<String> blocks = new ArrayList<>();
         while (m.find()) {
             blocks.add(m.group(1));
         }
+        return blocks;
+    }
+
+    /** The README's {@code java} blocks, then the off-heap example's in docs/using.md. */
+    static List<String> readmeJavaBlocks() throws IOException {
+        List<String> blocks = javaBlocks("README.md");
+        assertEquals(2, blocks.size(), "the README's java blocks: the pipe and the mailbox example");
+        List<String> offHeap = javaBlocks("docs/using.md");
+        assertEquals(1, offHeap.size(), "docs/using.md's java blocks: the off-heap pipe example");
+        blocks.addAll(offHeap);
         return blocks;
     }
 
@@ -94,8 +104,6 @@ class ReadmeSnippetsTest {
     @Test
     void everyReadmeBlockIsTheTestedExampleVerbatim() throws IOException {
         List<String> blocks = readmeJavaBlocks();
-        assertEquals(3, blocks.size(),
-                "the README's java blocks: the pipe, the mailbox and the off-heap pipe example");
         String source = examplesSource();
         List<String> sourceImports = source.lines().filter(ReadmeSnippetsTest::isImport)
                 .collect(Collectors.toList());
