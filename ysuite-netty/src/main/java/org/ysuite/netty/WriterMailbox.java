@@ -42,6 +42,8 @@ final class WriterMailbox {
     private final Supplier<? extends WaitPolicy> writerPolicies;
     private final LoopRegistration registration;
 
+    private static final OutboundPipe[] NONE = new OutboundPipe[0];
+
     private final Object lock = new Object();
     /** Copy-on-write under {@link #lock}; {@code null} once closed. */
     private volatile OutboundPipe[] pipes = new OutboundPipe[0];
@@ -151,7 +153,7 @@ final class WriterMailbox {
     /** Every pipe, or an empty array once closed. */
     OutboundPipe[] pipes() {
         OutboundPipe[] all = pipes;
-        return all == null ? new OutboundPipe[0] : all;
+        return all == null ? NONE : all;
     }
 
     long wakeups() {
