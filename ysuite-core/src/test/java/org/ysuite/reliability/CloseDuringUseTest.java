@@ -301,9 +301,10 @@ class CloseDuringUseTest {
      * README, Reliability, Findings). Descriptors must be back at once, without any GC.
      */
     private void assertBaselineAfterGc() {
-        // Descriptors come back without any GC: a closed signaler's are closed by close(). The
-        // JVM itself may hold one more for a moment (seen once: 34 -> 35 right after close), so
-        // the count may take a bounded while to return; a leaked descriptor never does.
+        // Descriptors come back without any GC: a closed signaler's are closed by close(). A
+        // channel closed while another thread is still inside it is closed for good only when
+        // that thread leaves, so the count may take a bounded while to return; a leaked
+        // descriptor never does. (Regular files, which the JVM opens on its own, are not counted.)
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         Baseline fdsNow = Baseline.now();
         while (fdsNow.fds > before.fds && System.nanoTime() < deadline) {
