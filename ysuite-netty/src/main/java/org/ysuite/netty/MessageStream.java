@@ -41,8 +41,9 @@ import org.ysuite.YSemaphore;
  * message is claimed whole and filled as its bytes arrive) and flushes it once per read; the
  * application thread reads it with {@link #receive(byte[])} or {@link #receiveBatch}, sleeping on
  * a {@link YSemaphore} when it is empty, woken only by the flush that finds it asleep; before it
- * parks it spins on that signal for about as long as recent waits took (at most
- * {@link MessageStreamBuilder#readerSpin}, none while waits are longer).
+ * parks it spins on that signal, yielding the CPU, for about as long as recent waits took (at most
+ * {@link MessageStreamBuilder#replySpin} after its own send, {@link MessageStreamBuilder#readerSpin}
+ * otherwise; none while waits are longer).
  *
  * <h2>A server that answers on the loop</h2>
  * With {@link MessageStreamBuilder#onLoop(LoopHandler)} the inbound messages go to a
@@ -162,7 +163,7 @@ public final class MessageStream implements AutoCloseable {
         this.maxMessageLength = b.maxMessageLength;
         this.onFull = b.onFull;
         this.lingerMillis = b.lingerMillis;
-        this.status = new StreamStatus(b.readerSpinNanos);
+        this.status = new StreamStatus(b.readerSpinNanos, b.replySpinNanos);
         // The pipe's reader never spins: the reader's one spin is ReaderWait's, on the signal.
         this.inbound = new OffHeapYPipe(b.loopHandler != null ? OffHeapYPipe.MIN_CAPACITY_BYTES : b.inboundWindow,
                 WaitPolicy.purePark(), WaitPolicy.purePark());

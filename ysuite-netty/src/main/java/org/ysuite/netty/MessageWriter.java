@@ -17,6 +17,7 @@ public final class MessageWriter {
     private final MessageStream stream;
     private final OutboundPipe out;
     private final OffHeapYPipe pipe;
+    private final ReaderWait replies;
     /** The thread waiting for room, or null: one at a time (see {@link #waitForRoom}). */
     private volatile Thread waiting;
 
@@ -24,6 +25,7 @@ public final class MessageWriter {
         this.stream = stream;
         this.out = out;
         this.pipe = out.pipe;
+        this.replies = stream.readerWait();
     }
 
     /**
@@ -151,6 +153,7 @@ public final class MessageWriter {
         if (!pipe.flush()) {
             stream.mailbox.signal(out); // the loop found this pipe empty last time: wake it for it
         }
+        replies.sent(); // on the reading thread, its next wait is for a reply
     }
 
     private void waitForRoom(int length) throws IOException, InterruptedException {

@@ -8,36 +8,47 @@ import org.ysuite.YSemaphore;
  * The one wait of a {@link MessageStream}'s reader: it found the inbound pipe empty (the pipe,
  * whose reader policy never spins, has put it to sleep), so the loop's next flush signals here.
  * The reader spins on that signal for an adaptive budget, then parks once: one spin, under one
- * policy, per wait.
+ * policy, per wait. Each round of the spin yields the CPU ({@link Thread#yield()}): the loop that
+ * will signal may be waiting for this very core.
  *
- * <p>The budget is learned from recent waits, in time (a round trip is tens of microseconds; a
- * count of spin rounds would mean a different time on every machine): a wait caught while
- * spinning after {@code t} raises the budget to {@code 2t}; a park whose message came within the
- * cap raises it to the time measured (which includes the wake-up, so it errs long); both at most
- * the cap. Every {@value #FAILURES_PER_HALVING}th wait in a row that took longer than the cap
- * halves it, down to zero, so a sparse stream soon spins not at all; its parks still measure the
- * waits, so a stream that becomes dense again gets its spin back. The
- * fields are the reader thread's only (one reading thread; the counters are read after it is
- * joined, or as hints).
+ * <p>Two kinds of wait, each with a budget of its own: a <em>reply</em> wait, when the reading
+ * thread itself sent a message since its last wait (a request/response: the answer is due within
+ * a round trip, so it may spin up to {@code replySpin}), and any other wait (traffic it did not
+ * ask for, capped at {@code readerSpin}). Each budget is learned from recent waits of its kind,
+ * in time (a round trip is tens of microseconds; a count of spin rounds would mean a different
+ * time on every machine): a wait caught while spinning after {@code t} raises the budget to
+ * {@code 2t}; a park whose message came within the cap raises it to the time measured (which
+ * includes the wake-up, so it errs long); both at most the cap. Every
+ * {@value Budget#FAILURES_PER_HALVING}th wait in a row that took longer than the cap halves it,
+ * down to zero, so a sparse stream soon spins not at all; its parks still measure the waits, so a
+ * stream that becomes dense again gets its spin back.
+ *
+ * <p>Fields: {@code reader}, {@code replyDue} and both budgets are written by the reading thread
+ * only. A writer thread reads {@code reader} in {@link #sent()} as a plain hint: a reference is
+ * read whole, and a stale value only means one wait of the wrong kind. {@code replyDue} is set by
+ * {@link #sent()} only on the reading thread itself. The counters are read after the reader is
+ * joined, or as hints.
  *
  * <p>Ordering: the signal is a {@link YSemaphore}: the loop's {@code signal} happens-before the
  * reader's take, so the reader sees every message the loop flushed before it.
  */
 final class ReaderWait {
 
-    static final int FAILURES_PER_HALVING = 4;
     private static final IntConsumer NO_IDS = id -> { };
 
     private final YSemaphore signal = new YSemaphore(WaitPolicy.purePark());
-    private final long maxSpinNanos;
-    private long budgetNanos;
-    private int failuresInARow;
+    private final Budget other;
+    private final Budget reply;
+    /** The thread that last waited here. */
+    private Thread reader;
+    /** The reading thread sent a message since its last wait. */
+    private boolean replyDue;
     private long waits;
     private long sleeps;
 
-    ReaderWait(long maxSpinNanos) {
-        this.maxSpinNanos = maxSpinNanos;
-        this.budgetNanos = maxSpinNanos;
+    ReaderWait(long maxSpinNanos, long maxReplySpinNanos) {
+        this.other = new Budget(maxSpinNanos);
+        this.reply = new Budget(maxReplySpinNanos);
     }
 
     /** Loop (or any thread): wakes the reader. */
@@ -45,39 +56,39 @@ final class ReaderWait {
         signal.signal(0);
     }
 
-    /** Reader: waits for {@link #signal()}, spinning first as the budget allows. */
+    /** Any writer thread, after it published a message: a reply is due if it is the reader. */
+    void sent() {
+        if (Thread.currentThread() == reader) {
+            replyDue = true;
+        }
+    }
+
+    /** Reader: waits for {@link #signal()}, spinning first as the budget of this kind allows. */
     void await() throws InterruptedException {
         waits++;
-        long budget = budgetNanos;
+        Thread me = Thread.currentThread();
+        Budget kind = replyDue && reader == me ? reply : other;
+        reader = me;
+        replyDue = false;
+        long budget = kind.nanos;
         long start = System.nanoTime();
-        if (budget > 0 && !(WaitPolicy.isVirtual(Thread.currentThread()) && WaitPolicy.virtualThreadSpins() == 0)) {
+        if (budget > 0 && !(WaitPolicy.isVirtual(me) && WaitPolicy.virtualThreadSpins() == 0)) {
             long waited;
             do {
                 if (signal.check(NO_IDS) > 0) {
-                    learn(System.nanoTime() - start, false);
+                    kind.learn(System.nanoTime() - start, false);
                     return;
                 }
-                Thread.onSpinWait();
+                // What the reader waits for is an event loop's thread on this machine, which may
+                // need this very CPU (every core busy): give it up at once rather than hold it to
+                // the end of a time slice. Where a core is free, yield returns at once.
+                Thread.yield();
                 waited = System.nanoTime() - start;
             } while (waited < budget);
         }
         sleeps++;
         signal.await();
-        learn(System.nanoTime() - start, true);
-    }
-
-    /**
-     * Reader: a wait took {@code waited} ns: to the message's arrival if it was caught spinning,
-     * to the wake-up after it if the reader {@code parked}.
-     */
-    void learn(long waited, boolean parked) {
-        if (waited <= maxSpinNanos) {
-            failuresInARow = 0;
-            budgetNanos = Math.min(maxSpinNanos, Math.max(budgetNanos, parked ? waited : 2 * waited));
-        } else if (++failuresInARow >= FAILURES_PER_HALVING) {
-            failuresInARow = 0;
-            budgetNanos >>>= 1;
-        }
+        kind.learn(System.nanoTime() - start, true);
     }
 
     /** How many times the reader waited (found the pipe empty). */
@@ -90,8 +101,42 @@ final class ReaderWait {
         return sleeps;
     }
 
-    /** The current spin budget, for tests. */
-    long budgetNanos() {
-        return budgetNanos;
+    /** The spin budget for waits the reader did not ask for, for tests. */
+    Budget other() {
+        return other;
+    }
+
+    /** The spin budget for replies to the reader's own messages, for tests. */
+    Budget reply() {
+        return reply;
+    }
+
+    /** An adaptive spin budget in nanoseconds, at most a cap; the reading thread's only. */
+    static final class Budget {
+        static final int FAILURES_PER_HALVING = 4;
+
+        private final long cap;
+        private long nanos;
+        private int failuresInARow;
+
+        Budget(long cap) {
+            this.cap = cap;
+            this.nanos = cap;
+        }
+
+        /** A wait took {@code waited} ns: to the message if caught spinning, to the wake-up if {@code parked}. */
+        void learn(long waited, boolean parked) {
+            if (waited <= cap) {
+                failuresInARow = 0;
+                nanos = Math.min(cap, Math.max(nanos, parked ? waited : 2 * waited));
+            } else if (++failuresInARow >= FAILURES_PER_HALVING) {
+                failuresInARow = 0;
+                nanos >>>= 1;
+            }
+        }
+
+        long nanos() {
+            return nanos;
+        }
     }
 }

@@ -16,8 +16,8 @@ final class StreamStatus {
     /** The first reason the connection ended badly; written by the loop thread, read by any. */
     private volatile IOException failure;
     private volatile boolean inboundDone;
-    StreamStatus(long readerSpinNanos) {
-        this.readerWait = new ReaderWait(readerSpinNanos);
+    StreamStatus(long readerSpinNanos, long replySpinNanos) {
+        this.readerWait = new ReaderWait(readerSpinNanos, replySpinNanos);
     }
 
     /** Records {@code e} unless a reason is recorded already (the first one wins). */

@@ -39,7 +39,7 @@ class FrameCodecTest {
     /** A decoder over a fresh pipe, in an embedded channel. */
     private final class Decoding {
         final OffHeapYPipe pipe = new OffHeapYPipe(1 << 16, WaitPolicy.purePark(), WaitPolicy.purePark());
-        final StreamStatus status = new StreamStatus(0);
+        final StreamStatus status = new StreamStatus(0, 0);
         final FrameDecoder decoder = new FrameDecoder(pipe, MAX, status, new InboundStall(), null);
         final EmbeddedChannel ch = new EmbeddedChannel(decoder);
 
@@ -148,7 +148,7 @@ class FrameCodecTest {
         int length = OffHeapYPipe.maxMessageLength(window);
         OffHeapYPipe pipe = new OffHeapYPipe(window, WaitPolicy.purePark(), WaitPolicy.purePark());
         toClose.add(pipe);
-        StreamStatus status = new StreamStatus(0);
+        StreamStatus status = new StreamStatus(0, 0);
         InboundStall stall = new InboundStall();
         FrameDecoder decoder = new FrameDecoder(pipe, length, status, stall, null);
         EmbeddedChannel ch = new EmbeddedChannel(decoder);

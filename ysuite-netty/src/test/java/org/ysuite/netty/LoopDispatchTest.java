@@ -25,7 +25,7 @@ class LoopDispatchTest {
 
     private final OffHeapYPipe pipe = new OffHeapYPipe(OffHeapYPipe.MIN_CAPACITY_BYTES,
             WaitPolicy.purePark(), WaitPolicy.purePark());
-    private final StreamStatus status = new StreamStatus(0);
+    private final StreamStatus status = new StreamStatus(0, 0);
     private int flushes;
     private EmbeddedChannel ch;
 

@@ -9,38 +9,65 @@ class ReaderWaitTest {
 
     @Test
     void longWaitsShrinkTheSpinToNothingAndShortOnesBringItBack() {
-        ReaderWait r = new ReaderWait(50_000);
-        assertEquals(50_000, r.budgetNanos());
-        for (int i = 0; i < ReaderWait.FAILURES_PER_HALVING - 1; i++) {
+        ReaderWait.Budget r = new ReaderWait.Budget(50_000);
+        assertEquals(50_000, r.nanos());
+        for (int i = 0; i < ReaderWait.Budget.FAILURES_PER_HALVING - 1; i++) {
             r.learn(60_000, true);
         }
-        assertEquals(50_000, r.budgetNanos(), "an odd long wait costs nothing");
+        assertEquals(50_000, r.nanos(), "an odd long wait costs nothing");
         r.learn(60_000, true);
-        assertEquals(25_000, r.budgetNanos(), "a run of long waits halves the budget");
-        for (int i = 0; i < 20 * ReaderWait.FAILURES_PER_HALVING; i++) {
+        assertEquals(25_000, r.nanos(), "a run of long waits halves the budget");
+        for (int i = 0; i < 20 * ReaderWait.Budget.FAILURES_PER_HALVING; i++) {
             r.learn(1_000_000, true);
         }
-        assertEquals(0, r.budgetNanos(), "a sparse stream spins not at all");
+        assertEquals(0, r.nanos(), "a sparse stream spins not at all");
         r.learn(10_000, true);
-        assertEquals(10_000, r.budgetNanos(), "a short wait measured by a park brings the spin back");
+        assertEquals(10_000, r.nanos(), "a short wait measured by a park brings the spin back");
         r.learn(15_000, false);
-        assertEquals(30_000, r.budgetNanos(), "a wait caught spinning doubles");
+        assertEquals(30_000, r.nanos(), "a wait caught spinning doubles");
         r.learn(40_000, false);
-        assertEquals(50_000, r.budgetNanos(), "capped");
+        assertEquals(50_000, r.nanos(), "capped");
     }
 
     @Test
     void aSignalFiredBeforeTheWaitIsTakenBySpinningOrAtOnce() throws InterruptedException {
-        ReaderWait spinning = new ReaderWait(50_000);
+        ReaderWait spinning = new ReaderWait(50_000, 0);
         spinning.signal();
         spinning.await();
         assertEquals(1, spinning.waits());
         assertEquals(0, spinning.sleeps(), "the spin's first look takes the signal");
-        ReaderWait parking = new ReaderWait(0);
+        ReaderWait parking = new ReaderWait(0, 0);
         parking.signal();
         parking.await(); // no spin: goes to the semaphore, which has the signal
         assertEquals(1, parking.waits());
         assertEquals(1, parking.sleeps());
-        assertEquals(0, parking.budgetNanos(), "a zero cap stays zero");
+        assertEquals(0, parking.other().nanos(), "a zero cap stays zero");
+    }
+
+    /**
+     * A wait after the reading thread's own send is a reply wait, with the reply budget (here the
+     * only one that spins, so a pending signal is taken without sleeping); a send by another
+     * thread, or none, leaves the next wait an ordinary one.
+     */
+    @Test
+    void onlyTheReadersOwnSendMakesTheNextWaitAReplyWait() throws InterruptedException {
+        ReaderWait r = new ReaderWait(0, 50_000);
+        r.signal();
+        r.await();
+        assertEquals(1, r.sleeps(), "a first wait with nothing sent does not spin");
+        r.sent();
+        r.signal();
+        r.await();
+        assertEquals(1, r.sleeps(), "the reader sent: the reply wait spun and took the signal");
+        r.signal();
+        r.await();
+        assertEquals(2, r.sleeps(), "one send makes one reply wait");
+        Thread other = new Thread(r::sent, "another-writer");
+        other.start();
+        other.join();
+        r.signal();
+        r.await();
+        assertEquals(3, r.sleeps(), "another thread's send is no request of the reader's");
+        assertEquals(4, r.waits());
     }
 }
