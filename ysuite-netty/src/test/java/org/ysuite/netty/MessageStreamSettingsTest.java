@@ -46,6 +46,9 @@ class MessageStreamSettingsTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> MessageStream.builder().readerSpin(MessageStreamBuilder.MAX_READER_SPIN_NANOS + 1));
         assertTrue(e.getMessage().contains("not 1000001"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> MessageStream.builder().replySpin(MessageStreamBuilder.MAX_READER_SPIN_NANOS + 1));
+        assertTrue(e.getMessage().contains("replySpin must be from 0 to 1000000 ns, not 1000001"), e.getMessage());
         NullPointerException n = assertThrows(NullPointerException.class,
                 () -> MessageStream.builder().writerWaitPolicy(null));
         assertEquals("policies", n.getMessage());
