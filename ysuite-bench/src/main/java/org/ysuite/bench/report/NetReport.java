@@ -205,8 +205,12 @@ final class NetReport {
         for (Result r : rows) {
             m.computeIfAbsent(Peer.of(r.param("peer")), k -> new TreeMap<>()).put(r.method, r);
         }
-        out.append("\n### Seed 002: client and server in two JVMs, ").append(rows.get(0).param("messages"))
-                .append(" messages, loopback\n\n| peer | two-way [requests/s] | CPU per request, client / server [µs] |"
+        String twoWay = rows.stream().filter(r -> r.method.endsWith("twoway")).map(r -> r.param("messages"))
+                .findFirst().orElse("–");
+        String oneWay = rows.stream().filter(r -> r.method.endsWith("oneway")).map(r -> r.param("messages"))
+                .findFirst().orElse("–");
+        out.append("\n### Seed 002: client and server in two JVMs, ").append(twoWay).append(" requests two-way, ")
+                .append(oneWay).append(" messages one-way, loopback\n\n| peer | two-way [requests/s] | CPU per request, client / server [µs] |"
                         + " one-way [msgs/s] | CPU per message, client / server [ns] |\n|---|---:|---:|---:|---:|\n");
         m.forEach((p, r) -> out.append("| ").append(p.label()).append(" | ")
                 .append(Report.fmtRate(rate(r.get("twoway")))).append(" | ").append(cpu(r.get("twoway"), 1e3))

@@ -39,8 +39,9 @@ import org.ysuite.bench.net.RoundTrip;
  *       its own connection, server process and event loops.</li>
  *   <li>The 16 B request/response ({@link RoundTrip}): every request/response peer, interleaved
  *       rounds, mean and percentiles, CPU per round trip of each side.</li>
- *   <li>Seed 002: {@link ClientServer} (two processes, wall-clock, 10^6 messages in {@code --full},
- *       10^5 in {@code --quick}, 10^3 in {@code --smoke}).</li>
+ *   <li>Seed 002: {@link ClientServer} (two processes, wall-clock; 10^6 messages each way in
+ *       {@code --full}; in {@code --quick} 2 × 10^4 two-way requests and 10^6 one-way messages;
+ *       10^3 in {@code --smoke}).</li>
  * </ul>
  * Every server is a separate JVM ({@code NetServer}); each JMH run forks its own client JVM
  * ({@code --smoke} runs the client in this JVM, forks 0, to stay short).
@@ -56,11 +57,13 @@ final class NetReportRunner {
     /** Run lengths and parameter lists of one mode. */
     enum Mode {
         SMOKE(0, 0, 1, 100, 0, new String[] {"64"}, new String[] {"64"}, new String[] {"8", "8192"}, 1_000,
-                new int[] {1, 200, 200}),
+                1_000, new int[] {1, 200, 200}),
         QUICK(3, 500, 3, 500, 1, new String[] {"6", "64", "1024", "65536"},
                 new String[] {"64", "65536"},
-                new String[] {"8", "128", "2048"}, 20_000, new int[] {5, 10_000, 20_000}), // 8 KiB: the size run's 6 B row
-        FULL(3, 1000, 5, 1000, 1, pow2(0, 16), pow2(0, 16), pow2(3, 13), 1_000_000, new int[] {10, 20_000, 50_000});
+                new String[] {"8", "128", "2048"}, 20_000, 1_000_000, // 8 KiB: the size run's 6 B row
+                new int[] {5, 10_000, 20_000}),
+        FULL(3, 1000, 5, 1000, 1, pow2(0, 16), pow2(0, 16), pow2(3, 13), 1_000_000, 1_000_000,
+                new int[] {10, 20_000, 50_000});
 
         final int warmups;
         final int warmupMs;
@@ -70,12 +73,18 @@ final class NetReportRunner {
         final String[] throughputSizes;
         final String[] latencySizes;
         final String[] bufferSizes;
-        final int clientServerMessages;
+        /** Seed 002's two-way requests: a round trip each, so fewer than one-way messages. */
+        final int twoWayMessages;
+        /**
+         * Seed 002's one-way messages: enough for a second or more of steady state per peer (with
+         * a tenth of it as warm-up, the compiled code's rate, not the start-up's).
+         */
+        final int oneWayMessages;
         /** The 16 B round trip ({@link RoundTrip}): rounds, round trips timed per round, warm-up per peer. */
         final int[] roundTrip;
 
         Mode(int warmups, int warmupMs, int iterations, int iterationMs, int forks, String[] throughputSizes,
-             String[] latencySizes, String[] bufferSizes, int clientServerMessages, int[] roundTrip) {
+             String[] latencySizes, String[] bufferSizes, int twoWayMessages, int oneWayMessages, int[] roundTrip) {
             this.roundTrip = roundTrip;
             this.warmups = warmups;
             this.warmupMs = warmupMs;
@@ -85,7 +94,8 @@ final class NetReportRunner {
             this.throughputSizes = throughputSizes;
             this.latencySizes = latencySizes;
             this.bufferSizes = bufferSizes;
-            this.clientServerMessages = clientServerMessages;
+            this.twoWayMessages = twoWayMessages;
+            this.oneWayMessages = oneWayMessages;
         }
     }
 
@@ -161,7 +171,7 @@ final class NetReportRunner {
                     + mode.name().toLowerCase(java.util.Locale.ROOT) + " run), then seed 002", all,
                     log -> {
                         results.addAll(roundTrip(m.roundTrip, m == Mode.SMOKE));
-                        results.addAll(clientServer(m.clientServerMessages, m == Mode.SMOKE));
+                        results.addAll(clientServer(m.twoWayMessages, m.oneWayMessages, m == Mode.SMOKE));
                     })) {
                 return 1;
             }
@@ -183,7 +193,8 @@ final class NetReportRunner {
                 + mode.iterations + " x " + mode.iterationMs + " ms (latency: at least 5 x 1 s and 3 x 1 s), -prof gc; every server in its own JVM\n"
                 + "- 16 B round trip: " + mode.roundTrip[0] + " interleaved rounds of " + mode.roundTrip[1]
                 + " round trips per peer after " + mode.roundTrip[2] + " untimed, client in this JVM\n"
-                + "- seed 002: " + mode.clientServerMessages + " messages per run, client and server in two JVMs\n"
+                + "- seed 002: " + mode.twoWayMessages + " two-way requests and " + mode.oneWayMessages
+                + " one-way messages per run, client and server in two JVMs\n"
                 + "- " + vethNote + "\n"
                 + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + ReportRunner.loadAverage() + "\n"
                 + "- run time: " + seconds + " s\n";
@@ -266,12 +277,13 @@ final class NetReportRunner {
     }
 
     /** Seed 002 for every peer, as results of pseudo-benchmarks {@code net.ClientServer.twoway/oneway}. */
-    private static List<Result> clientServer(int n, boolean smoke) throws Exception {
+    private static List<Result> clientServer(int twoWay, int oneWay, boolean smoke) throws Exception {
         List<Result> out = new ArrayList<>();
         Map<String, Peer[]> modes = new LinkedHashMap<>();
         modes.put("twoway", smoke ? new Peer[] {Peer.YSUITE, Peer.YSUITE_LOOP} : Peer.requestReply().toArray(new Peer[0]));
         modes.put("oneway", smoke ? new Peer[] {Peer.YSUITE} : Peer.values());
         for (Map.Entry<String, Peer[]> m : modes.entrySet()) {
+            int n = "twoway".equals(m.getKey()) ? twoWay : oneWay;
             for (Peer p : m.getValue()) {
                 System.out.printf("seed 002 %s %s, %d messages ...%n", m.getKey(), p.param(), n);
                 ClientServer.Measured r = ClientServer.measure(p, "twoway".equals(m.getKey()), n, "loopback");
