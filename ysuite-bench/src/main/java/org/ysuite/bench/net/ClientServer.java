@@ -8,11 +8,15 @@ import java.nio.ByteBuffer;
  * one-way: one int, no answer, then an empty message after which the server prints how many it
  * counted. The rate is the messages over the wall-clock time ({@link System#nanoTime()}) from the
  * first send to the last answer (two-way) or to the server's report of the last message (one-way).
- * A warm-up pass of {@code n / 10} messages runs first on the same connection, untimed.
+ * Untimed warm-up passes of {@code n / 10} messages run first on the same connection, until at
+ * least {@link #WARMUP_NANOS} have passed.
  *
  * <p>{@code java -cp ysuite-bench.jar org.ysuite.bench.net.ClientServer <peer> <twoway|oneway> [n [loopback|veth]]}
  */
 public final class ClientServer {
+
+    /** The least warm-up time per peer, as JMH's default plan gives its benchmarks (3 × 500 ms): {@value} ns. */
+    static final long WARMUP_NANOS = 1_500_000_000L;
 
     private ClientServer() {
     }
@@ -34,7 +38,7 @@ public final class ClientServer {
     }
 
     /**
-     * Runs {@code n} messages (after an untimed warm-up of {@code n / 10}).
+     * Runs {@code n} messages, after untimed warm-up passes of {@code n / 10} lasting at least {@link #WARMUP_NANOS}.
      *
      * @param peer the transport
      * @param twoWay request/reply, or one-way
@@ -49,12 +53,20 @@ public final class ClientServer {
             Client client = Client.connect(peer, twoWay, server.host, server.port,
                     org.ysuite.netty.MessageStream.DEFAULT_BUFFER_SIZE);
             try {
+                // Warm-up: passes of a tenth of the run, on the same connection, until at least
+                // WARMUP_NANOS have passed, so that every peer's code is compiled before timing
+                // (a tenth of 10^6 one-way messages takes ~50 ms, less than the JIT needs).
                 int warm = Math.max(1, n / 10);
-                run(client, server, twoWay, warm, warm);
+                long sent = 0;
+                long w0 = System.nanoTime();
+                do {
+                    sent += warm;
+                    run(client, server, twoWay, warm, sent);
+                } while (System.nanoTime() - w0 < WARMUP_NANOS);
                 double c0 = NetCpu.self();
                 double s0 = NetCpu.nanos(server.pid());
                 long t0 = System.nanoTime();
-                run(client, server, twoWay, n, (long) warm + n);
+                run(client, server, twoWay, n, sent + n);
                 long ns = System.nanoTime() - t0;
                 // the one-way server has counted the last message (END) when run returns
                 return new Measured(n * 1e9 / ns, (NetCpu.self() - c0) / n, (NetCpu.nanos(server.pid()) - s0) / n);

@@ -218,7 +218,7 @@ final class NetReport {
                 .append(" |\n"));
         out.append("\nTwo-way: a request of two ints answered by their sum; one-way: one int per message, then an empty"
                 + " message after which the server reports its count (checked). Wall-clock over the whole run, after an"
-                + " untimed warm-up of a tenth of it on the same connection. CPU: the on-CPU time of every thread of the"
+                + " untimed warm-up on the same connection (passes of a tenth of it, for at least 1.5 s). CPU: the on-CPU time of every thread of the"
                 + " client process (this JVM) and of the server process (/proc/PID/task/*/schedstat) over the timed part,"
                 + " per message.\n");
     }
