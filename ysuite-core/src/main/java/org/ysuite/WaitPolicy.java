@@ -316,14 +316,14 @@ public abstract class WaitPolicy {
      *       themselves (a ping-pong whose peer was asleep too): spinning would have removed
      *       them, so the limit doubles as after a paying spin, and a limit at zero comes back;</li>
      *   <li>longer: the gap is the traffic's own (sparse traffic), and no spin shorter than it
-     *       can pay; every {@value #PARKS_PER_HALVING}th such park in a row halves the limit,
-     *       down to zero, so sparse traffic soon costs no spinning while an odd long park among
-     *       paying spins (a descheduled peer, a pause of the sender) costs nothing.</li>
+     *       can pay: the limit halves, down to zero.</li>
      * </ul>
+     * Doubling and halving alike, the limit follows the majority of the parks: sparse traffic
+     * whose timing jitters (a loaded host delays some wake-ups, so that some parks end early)
+     * still settles at zero as long as most of its parks are long, and an odd long park among
+     * paying spins (a descheduled peer, a pause of the sender) costs one wait at half the spin.
      */
     static final class AdaptiveSpin extends WaitPolicy {
-        /** Long parks in a row that halve the limit. */
-        static final int PARKS_PER_HALVING = 4;
         /**
          * A park shorter than this counts as short (see the class comment). Two threads that
          * wake each other by park/unpark, both asleep, take 35-43 us per round trip on the
@@ -342,7 +342,6 @@ public abstract class WaitPolicy {
         private final LongSupplier clock;
         /** Plain fields: written and read by the one waiting thread; a racy read is only a hint. */
         private int limit;
-        private int longParksInARow;
         /** Whether the last wait parked and its sleep is still to be timed by the next wait. */
         private boolean parkPending;
         /** The clock when the last wait parked, if {@link #parkPending}. */
@@ -358,13 +357,7 @@ public abstract class WaitPolicy {
         int spinLimit() {
             if (parkPending) {
                 parkPending = false;
-                if (clock.getAsLong() - parkedAt < SHORT_PARK_NANOS) {
-                    longParksInARow = 0;
-                    limit = grown(limit);
-                } else if (++longParksInARow >= PARKS_PER_HALVING) {
-                    longParksInARow = 0;
-                    limit >>>= 1;
-                }
+                limit = clock.getAsLong() - parkedAt < SHORT_PARK_NANOS ? grown(limit) : limit >>> 1;
             }
             return limit;
         }
@@ -383,7 +376,6 @@ public abstract class WaitPolicy {
         public void spun(int rounds) {
             // The spin paid off: spin twice as long next time, and at least twice as long as it
             // took, up to the maximum.
-            longParksInARow = 0;
             limit = grown(Math.max(limit, rounds));
         }
 
