@@ -36,9 +36,9 @@ import java.util.function.LongSupplier;
  *   <li>{@link #adaptive()}, the default ({@link #defaultPolicy()}): spins up to
  *       {@value #DEFAULT_SPINS} rounds (a few microseconds on current x86 parts) while spinning
  *       pays off, and judges each wait that parked by how long it slept. A long sleep (longer
- *       than a park/unpark round trip: the traffic's own gap, as in sparse traffic) counts
- *       towards shrinking the spin, and a run of them takes it to zero, so sparse traffic costs
- *       no spinning CPU (see {@code docs/performance.md}, "Sparse traffic"). A short sleep (the
+ *       than a park/unpark round trip: the traffic's own gap, as in sparse traffic) halves the
+ *       spin, so a run of them takes it to zero and sparse traffic costs no spinning CPU (see
+ *       {@code docs/performance.md}, "Sparse traffic"). A short sleep (the
  *       event came as soon as a wake-up could bring it: a ping-pong whose peer was asleep too)
  *       grows the spin again, so two peers that both use it and have both been parking (at
  *       start-up, after a pause) get back to spinning instead of paying a wake-up per
@@ -52,11 +52,12 @@ import java.util.function.LongSupplier;
  * reader, a signaler's owner). The fixed policies are immutable and may be shared freely; an
  * adaptive policy, the default among them, keeps a hint of recent waits in plain fields, so give
  * each waiting side its own: {@link #defaultPolicy()} and {@link #adaptive()} return a new one
- * each time, and {@link #newState()} returns, for any
- * policy, one of the same kind with the state of a waiter that has not waited yet (the policy
- * itself when it keeps no state). A component that makes waiters of its own, one per writer
- * thread say, takes one policy from its user and gives each waiter {@code policy.newState()}. A
- * shared adaptive policy stays correct; it only adapts to the mix of its waiters.
+ * each time, and {@link #newState()} returns, for any policy, one of the same kind with the
+ * state of a waiter that has not waited yet (the policy itself when it keeps no state). A
+ * component that makes waiters of its own, one per writer thread say, takes one policy from its
+ * user and gives each waiter {@code policy.newState()}. A shared adaptive policy stays correct
+ * (its spin stays within its maximum); it only adapts to the mix of its waiters, and times their
+ * parks against each other's.
  *
  * <h2>Virtual threads</h2>
  * Every policy knows where it runs: when the waiting thread is a virtual thread (JDK 21+),
@@ -155,9 +156,9 @@ public abstract class WaitPolicy {
      * Returns a policy of the same kind for one more waiting side, with the state of a waiter
      * that has not waited yet: a policy that keeps no state ({@link #purePark()},
      * {@link #spinThenPark(int)}) returns itself; an adaptive one ({@link #defaultPolicy()},
-     * {@link #adaptive(int)}) returns a new adaptive policy with the same maximum. Cheap, but it may allocate: call
-     * it when a waiter is made (a writer thread's first use, a reader's construction), never on
-     * a wait's path.
+     * {@link #adaptive(int)}) returns a new adaptive policy with the same maximum. Cheap, but it
+     * may allocate: call it when a waiter is made (a writer thread's first use, a reader's
+     * construction), never on a wait's path.
      *
      * @return a policy to be used by one waiting side
      */
