@@ -208,7 +208,8 @@ public final class SharedYPipe {
         }
 
         /**
-         * Sets how the reader spins before it sleeps on the futex.
+         * Sets how the reader spins before it sleeps on the futex; each side opened gets
+         * {@link WaitPolicy#newState() policy.newState()}, a state of its own.
          *
          * @param policy the reader's policy
          * @return this builder
@@ -220,7 +221,8 @@ public final class SharedYPipe {
         }
 
         /**
-         * Sets how a writer waiting for space spins before it sleeps on the futex.
+         * Sets how a writer waiting for space spins before it sleeps on the futex; each side
+         * opened gets {@link WaitPolicy#newState() policy.newState()}, a state of its own.
          *
          * @param policy the writer's policy
          * @return this builder
@@ -372,11 +374,11 @@ public final class SharedYPipe {
         }
 
         private SharedPipeWriter writer(SharedPipeFile opened) {
-            return new SharedPipeWriter(opened, writerPolicy, peerCheckNanos);
+            return new SharedPipeWriter(opened, writerPolicy.newState(), peerCheckNanos); // its own state
         }
 
         private SharedPipeReader reader(SharedPipeFile opened) {
-            return new SharedPipeReader(opened, readerPolicy, peerCheckNanos);
+            return new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos); // its own state
         }
 
         /** Makes the side over the opened file, or gives the file back if that fails. */

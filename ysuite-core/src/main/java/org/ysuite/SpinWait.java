@@ -3,7 +3,8 @@ package org.ysuite;
 /**
  * The spin phase of every ysuite wait, written once: the loop of {@link WaitPolicy}'s javadoc,
  * with the policy's {@link WaitPolicy#spun(int)} / {@link WaitPolicy#parked()} reports, so that an
- * adaptive policy hears of every wait.
+ * adaptive policy hears of every wait, and times every park from its {@code parked()} to the
+ * next wait's {@link WaitPolicy#spins()} without any code of the caller's.
  *
  * <p>A waiter keeps one instance (made with the waiter, never on the wait's path) of a
  * {@code final} nested class that says what "ready" means for it. The field holding it is

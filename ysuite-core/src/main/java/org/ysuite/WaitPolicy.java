@@ -3,6 +3,7 @@ package org.ysuite;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.function.LongSupplier;
 
 /**
  * How long a waiting thread spins before it goes to sleep: every wait in ysuite (a pipe's reader
@@ -26,31 +27,37 @@ import java.lang.invoke.MethodType;
  * policy.parked();                        // it did not: announce sleep, then park
  * ... publish "asleep", park until signalled ...
  * }</pre>
+ * An adaptive policy reads the clock in {@link #parked()} and again at the start of the next
+ * wait ({@link #spins()}), and so learns how long the park lasted without any help from the
+ * code that parks; a wait that ends in its spin reads no clock.
  *
  * <p>The policies:
  * <ul>
- *   <li>{@link #spinThenPark(int)}: a fixed number of rounds; the default is
- *       {@value #DEFAULT_SPINS} ({@link #defaultPolicy()}), a few microseconds on current x86
- *       parts;</li>
- *   <li>{@link #purePark()}: no spin at all; the seed's "worst case" measures it;</li>
- *   <li>{@link #adaptive()}: spins up to {@value #DEFAULT_SPINS} rounds while spinning pays off
- *       or nearly does, and shrinks its spin to zero while waits keep ending in long parks, so
- *       sparse traffic costs no spinning CPU (see {@code docs/performance.md}, "Sparse traffic").
- *       It is not the default because of a ping-pong whose two peers both use it: once both
- *       have parked a few times in a row (at start-up, after a pause), each reply needs a
- *       wake-up, which takes longer than any spin, both spins shrink to zero and the pair stays
- *       asleep, at the park/unpark round trip instead of the spin's. A fixed spin on either side
- *       gets the pair back to spinning.</li>
+ *   <li>{@link #adaptive()}, the default ({@link #defaultPolicy()}): spins up to
+ *       {@value #DEFAULT_SPINS} rounds (a few microseconds on current x86 parts) while spinning
+ *       pays off, and judges each wait that parked by how long it slept. A long sleep (longer
+ *       than a park/unpark round trip: the traffic's own gap, as in sparse traffic) halves the
+ *       spin, so a run of them takes it to zero and sparse traffic costs no spinning CPU (see
+ *       {@code docs/performance.md}, "Sparse traffic"). A short sleep (the
+ *       event came as soon as a wake-up could bring it: a ping-pong whose peer was asleep too)
+ *       grows the spin again, so two peers that both use it and have both been parking (at
+ *       start-up, after a pause) get back to spinning instead of paying a wake-up per
+ *       message;</li>
+ *   <li>{@link #spinThenPark(int)}: a fixed number of rounds, whatever the traffic: spinning
+ *       CPU on every wait that parks;</li>
+ *   <li>{@link #purePark()}: no spin at all; the seed's "worst case" measures it.</li>
  * </ul>
  *
  * <p>A policy is used by the one thread that waits on the object it was given to (a pipe's
  * reader, a signaler's owner). The fixed policies are immutable and may be shared freely; an
- * adaptive policy keeps a hint of recent waits in plain fields, so give each waiting side its
- * own: {@link #adaptive()} returns a new one each time, and {@link #newState()} returns, for any
- * policy, one of the same kind with the state of a waiter that has not waited yet (the policy
- * itself when it keeps no state). A component that makes waiters of its own, one per writer
- * thread say, takes one policy from its user and gives each waiter {@code policy.newState()}. A
- * shared adaptive policy stays correct; it only adapts to the mix of its waiters.
+ * adaptive policy, the default among them, keeps a hint of recent waits in plain fields, so give
+ * each waiting side its own: {@link #defaultPolicy()} and {@link #adaptive()} return a new one
+ * each time, and {@link #newState()} returns, for any policy, one of the same kind with the
+ * state of a waiter that has not waited yet (the policy itself when it keeps no state). A
+ * component that makes waiters of its own, one per writer thread say, takes one policy from its
+ * user and gives each waiter {@code policy.newState()}. A shared adaptive policy stays correct
+ * (its spin stays within its maximum); it only adapts to the mix of its waiters, and times their
+ * parks against each other's.
  *
  * <h2>Virtual threads</h2>
  * Every policy knows where it runs: when the waiting thread is a virtual thread (JDK 21+),
@@ -78,24 +85,24 @@ public abstract class WaitPolicy {
     private static final MethodHandle IS_VIRTUAL = findIsVirtual();
     private static final int VIRTUAL_THREAD_SPINS = readVirtualThreadSpins();
 
-    /** Spin rounds of the default policy before a wait parks. */
+    /** The most spin rounds of the default policy before a wait parks. */
     public static final int DEFAULT_SPINS = 200;
 
     private static final WaitPolicy PURE_PARK = new SpinThenPark(0);
-    private static final WaitPolicy DEFAULT = new SpinThenPark(DEFAULT_SPINS);
 
     /** Only the policies of this package: the waits depend on their contract. */
     WaitPolicy() {
     }
 
     /**
-     * Returns the default policy: {@link #spinThenPark(int) spin} {@value #DEFAULT_SPINS} rounds,
-     * then park.
+     * Returns a new default policy: {@link #adaptive()}, which spins at most
+     * {@value #DEFAULT_SPINS} rounds, and none while the waits it parks in are long (sparse
+     * traffic).
      *
-     * @return the shared default policy
+     * @return a new policy, for one waiting side
      */
     public static WaitPolicy defaultPolicy() {
-        return DEFAULT;
+        return adaptive();
     }
 
     /**
@@ -119,7 +126,7 @@ public abstract class WaitPolicy {
         if (spins < 0) {
             throw new IllegalArgumentException("spins must be >= 0: " + spins);
         }
-        return spins == 0 ? PURE_PARK : spins == DEFAULT_SPINS ? DEFAULT : new SpinThenPark(spins);
+        return spins == 0 ? PURE_PARK : new SpinThenPark(spins);
     }
 
     /**
@@ -128,7 +135,7 @@ public abstract class WaitPolicy {
      * @return a new policy, for one waiting side
      */
     public static WaitPolicy adaptive() {
-        return new AdaptiveSpin(DEFAULT_SPINS);
+        return new AdaptiveSpin(DEFAULT_SPINS, AdaptiveSpin.NANO_TIME);
     }
 
     /**
@@ -142,16 +149,16 @@ public abstract class WaitPolicy {
         if (maxSpins < 1) {
             throw new IllegalArgumentException("maxSpins must be >= 1: " + maxSpins);
         }
-        return new AdaptiveSpin(maxSpins);
+        return new AdaptiveSpin(maxSpins, AdaptiveSpin.NANO_TIME);
     }
 
     /**
      * Returns a policy of the same kind for one more waiting side, with the state of a waiter
-     * that has not waited yet: a policy that keeps no state ({@link #defaultPolicy()},
-     * {@link #purePark()}, {@link #spinThenPark(int)}) returns itself; an {@link #adaptive(int)}
-     * one returns a new adaptive policy with the same maximum. Cheap, but it may allocate: call
-     * it when a waiter is made (a writer thread's first use, a reader's construction), never on
-     * a wait's path.
+     * that has not waited yet: a policy that keeps no state ({@link #purePark()},
+     * {@link #spinThenPark(int)}) returns itself; an adaptive one ({@link #defaultPolicy()},
+     * {@link #adaptive(int)}) returns a new adaptive policy with the same maximum. Cheap, but it
+     * may allocate: call it when a waiter is made (a writer thread's first use, a reader's
+     * construction), never on a wait's path.
      *
      * @return a policy to be used by one waiting side
      */
@@ -258,7 +265,9 @@ public abstract class WaitPolicy {
     }
 
     /**
-     * Tells the policy that a wait spun its whole limit and is going to park.
+     * Tells the policy that a wait spun its whole limit and is going to park. An adaptive policy
+     * reads the clock here, and again when the next wait on this policy starts ({@link #spins()}),
+     * to learn how long the wait slept.
      */
     public void parked() {
     }
@@ -296,36 +305,62 @@ public abstract class WaitPolicy {
     }
 
     /**
-     * Spins as long as spinning recently paid off: a wait that caught its event while spinning
-     * doubles the limit (up to the maximum, and at least twice the rounds it took); every
-     * {@value #PARKS_PER_HALVING}th park in a row halves it, down to zero, so a run of parks
-     * (sparse traffic) soon costs no spinning at all while an odd park among paying spins (a
-     * descheduled peer, a pause of the sender) costs nothing. A zero limit is tried again every
-     * {@value #PROBE_EVERY} waits with one full spin, so a stream that becomes dense again is
-     * noticed.
+     * Spins while spinning pays or could pay, and stops spinning while the waits it parks in are
+     * long. A wait that caught its event while spinning doubles the limit (up to the maximum, and
+     * at least twice the rounds it took). A wait that parked is judged by how long it slept, timed
+     * from {@link #parked()} to the start of the next wait (the clock is read on the parking path
+     * only, where a park and an unpark cost microseconds anyway; a wait that ends in its spin
+     * reads no clock):
+     * <ul>
+     *   <li>shorter than {@link #SHORT_PARK_NANOS}: the event came about as soon as a wake-up
+     *       could bring it, so what kept the waiter waiting was most likely the wake-ups
+     *       themselves (a ping-pong whose peer was asleep too): spinning would have removed
+     *       them, so the limit doubles as after a paying spin, and a limit at zero comes back;</li>
+     *   <li>longer: the gap is the traffic's own (sparse traffic), and no spin shorter than it
+     *       can pay: the limit halves, down to zero.</li>
+     * </ul>
+     * Doubling and halving alike, the limit follows the majority of the parks: sparse traffic
+     * whose timing jitters (a loaded host delays some wake-ups, so that some parks end early)
+     * still settles at zero as long as most of its parks are long, and an odd long park among
+     * paying spins (a descheduled peer, a pause of the sender) costs one wait at half the spin.
      */
     static final class AdaptiveSpin extends WaitPolicy {
-        static final int PROBE_EVERY = 64;
-        static final int PARKS_PER_HALVING = 4;
+        /**
+         * A park shorter than this counts as short (see the class comment). Two threads that
+         * wake each other by park/unpark, both asleep, take 35-43 us per round trip on the
+         * virtualised x86 hosts this was tuned on (a few us on bare metal, or while the host's
+         * cores are busy), and the time measured here adds the waiter's own work between waking
+         * and its next wait (a reply, an unpark: a few us more). 10^4 messages a second leave
+         * 100 us between messages. 60 us lies between the two: a ping-pong of sleeping peers
+         * keeps or regains its spin, paced traffic of 10^4 messages a second or sparser loses it.
+         */
+        static final long SHORT_PARK_NANOS = 60_000L;
+        /** The clock of production use. */
+        static final LongSupplier NANO_TIME = System::nanoTime;
+
         private final int maxSpins;
+        /** {@link System#nanoTime()}, or a test's clock. */
+        private final LongSupplier clock;
         /** Plain fields: written and read by the one waiting thread; a racy read is only a hint. */
         private int limit;
-        private int parksInARow;
-        private int parksAtZero;
+        /** Whether the last wait parked and its sleep is still to be timed by the next wait. */
+        private boolean parkPending;
+        /** The clock when the last wait parked, if {@link #parkPending}. */
+        private long parkedAt;
 
-        AdaptiveSpin(int maxSpins) {
+        AdaptiveSpin(int maxSpins, LongSupplier clock) {
             this.maxSpins = maxSpins;
+            this.clock = clock;
             this.limit = maxSpins;
         }
 
         @Override
         int spinLimit() {
-            int l = limit;
-            if (l == 0 && ++parksAtZero >= PROBE_EVERY) {
-                parksAtZero = 0;
-                return maxSpins;
+            if (parkPending) {
+                parkPending = false;
+                limit = clock.getAsLong() - parkedAt < SHORT_PARK_NANOS ? grown(limit) : limit >>> 1;
             }
-            return l;
+            return limit;
         }
 
         @Override
@@ -335,23 +370,25 @@ public abstract class WaitPolicy {
 
         @Override
         public WaitPolicy newState() {
-            return new AdaptiveSpin(maxSpins);
+            return new AdaptiveSpin(maxSpins, clock);
         }
 
         @Override
         public void spun(int rounds) {
             // The spin paid off: spin twice as long next time, and at least twice as long as it
-            // took, up to the maximum (long arithmetic: no overflow near Integer.MAX_VALUE).
-            parksInARow = 0;
-            limit = (int) Math.min(maxSpins, 2L * Math.max(limit, rounds) + 1);
+            // took, up to the maximum.
+            limit = grown(Math.max(limit, rounds));
         }
 
         @Override
         public void parked() {
-            if (++parksInARow >= PARKS_PER_HALVING) {
-                parksInARow = 0;
-                limit >>>= 1;
-            }
+            parkedAt = clock.getAsLong();
+            parkPending = true;
+        }
+
+        /** Twice {@code rounds} and one, at most the maximum (long arithmetic: no overflow). */
+        private int grown(int rounds) {
+            return (int) Math.min(maxSpins, 2L * rounds + 1);
         }
 
         @Override

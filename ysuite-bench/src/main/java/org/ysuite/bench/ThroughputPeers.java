@@ -155,9 +155,10 @@ public final class ThroughputPeers {
     }
 
     /**
-     * JCTools MpscBlockingConsumerArrayQueue whose reader, finding it empty, spins as ysuite's
-     * default policy does ({@link WaitPolicy#DEFAULT_SPINS} rounds of {@link Thread#onSpinWait()},
-     * one look per round) before it calls take(): the peer with the same spin.
+     * JCTools MpscBlockingConsumerArrayQueue whose reader, finding it empty, spins as long as
+     * ysuite's default policy spins at most ({@link WaitPolicy#DEFAULT_SPINS} rounds of
+     * {@link Thread#onSpinWait()}, one look per round) before it calls take(): the peer with the
+     * same spin.
      */
     @State(Scope.Benchmark)
     public static class MpscBlockingSpinStream {

@@ -11,9 +11,9 @@ import org.ysuite.WaitPolicy;
 /**
  * ysuite's {@link SharedYPipe}, one pipe file each way in the run's folder under
  * {@code /dev/shm} ({@code to-child}, {@code to-parent}; 1 MiB rings), both sides of both pipes
- * waiting with {@link WaitPolicy#spinThenPark(int) spinThenPark(spins)}: {@code ysuite:0} is pure
- * park (a reader that finds nothing sleeps on the futex at once), {@code ysuite:200} the default
- * policy. Each {@link #send} writes and flushes; the flush wakes the reader only if it found it
+ * waiting as {@link org.ysuite.bench.support.Wake#policy(int) Wake.policy(spins)} says (each
+ * side with a state of its own): {@code ysuite:0} is pure park (a reader that finds nothing
+ * sleeps on the futex at once), {@code ysuite:200} the default policy. Each {@link #send} writes and flushes; the flush wakes the reader only if it found it
  * asleep.
  */
 final class YsuiteLink implements Link {
@@ -35,7 +35,7 @@ final class YsuiteLink implements Link {
     }
 
     static Link.Pending listen(Path dir, String spins) throws IOException {
-        WaitPolicy policy = WaitPolicy.spinThenPark(Integer.parseInt(spins));
+        WaitPolicy policy = org.ysuite.bench.support.Wake.policy(Integer.parseInt(spins));
         YsuiteLink link = new YsuiteLink(pipe(dir.resolve("to-child"), policy).createWriter(), null, policy);
         return new Link.Pending() {
             @Override
@@ -53,7 +53,7 @@ final class YsuiteLink implements Link {
     }
 
     static Link connect(Path dir, String spins) throws IOException {
-        WaitPolicy policy = WaitPolicy.spinThenPark(Integer.parseInt(spins));
+        WaitPolicy policy = org.ysuite.bench.support.Wake.policy(Integer.parseInt(spins));
         SharedPipeReader in = pipe(dir.resolve("to-child"), policy).openReader();
         try {
             return new YsuiteLink(pipe(dir.resolve("to-parent"), policy).createWriter(), in, policy);

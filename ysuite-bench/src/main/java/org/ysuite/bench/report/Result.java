@@ -145,6 +145,7 @@ final class Result {
         if (spin != null) {
             b.append("0".equals(spin) ? " (pure park)"
                     : String.valueOf(org.ysuite.WaitPolicy.DEFAULT_SPINS).equals(spin) ? " (default policy)"
+                    : spin.startsWith("-") ? " (fixed spin " + spin.substring(1) + ")"
                     : " (spin " + spin + ")");
         }
         Map<String, String> rest = new TreeMap<>(params);

@@ -27,14 +27,20 @@ public abstract class Wake implements Closeable {
 
     /**
      * The waiting policy a benchmark's {@code spin} parameter names: {@code 0} is
-     * {@link WaitPolicy#purePark()}, {@link WaitPolicy#DEFAULT_SPINS} the
-     * {@link WaitPolicy#defaultPolicy() default} policy, any other count a fixed spin.
+     * {@link WaitPolicy#purePark()}, {@link WaitPolicy#DEFAULT_SPINS} a new
+     * {@link WaitPolicy#defaultPolicy() default} policy (adaptive: it spins at most that many
+     * rounds), any other positive count a fixed spin of that many rounds, and a negative one,
+     * {@code -n}, a fixed spin of {@code n} rounds ({@code -200}: the default's most rounds on
+     * every wait, to compare with the default).
      *
-     * @param spin the parameter, {@code >= 0}
-     * @return the policy
+     * @param spin the parameter
+     * @return the policy, a new one where it keeps state
      */
     public static WaitPolicy policy(int spin) {
-        return WaitPolicy.spinThenPark(spin); // shares purePark() and defaultPolicy() for 0 and the default
+        if (spin == WaitPolicy.DEFAULT_SPINS) {
+            return WaitPolicy.defaultPolicy();
+        }
+        return WaitPolicy.spinThenPark(Math.abs(spin));
     }
 
     /**

@@ -62,7 +62,7 @@ class LoadAndChartsTest {
     void eachContenderHasOneColourOnEveryChart() {
         Result ysWorst = row("WorstCase.ypipe", "\"signaler\":\"pollset\",\"spin\":\"0\"");
         Result ysThroughput = row("Throughput.ymailbox", "");
-        Result ysSparse = row("SparseTraffic.ypipeAdaptive", "\"rate\":\"10000\"");
+        Result ysSparse = row("SparseTraffic.ypipeFixedSpin", "\"rate\":\"10000\"");
         assertEquals(Charts.YSUITE, Charts.colour(ysWorst));
         assertEquals(Charts.YSUITE, Charts.colour(ysThroughput));
         assertEquals(Charts.YSUITE, Charts.colour(ysSparse));
