@@ -23,8 +23,8 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     /** The records in the ring's memory; the positions stay in this object's padded fields. */
     final RecordRing records;
     /**
-     * {@code records}' buffer, for the writer's path: {@link RecordRing}'s static writer steps
-     * over this object's own final fields, loaded once each after the side guard's atomics.
+     * {@code records}' buffer, for the hot paths: {@link RecordRing}'s static steps over this
+     * object's own final fields, loaded once each after the side guard's atomics.
      */
     private final ByteBuffer ring;
     /** {@link #drain}'s hand-back of each consumed record. */
