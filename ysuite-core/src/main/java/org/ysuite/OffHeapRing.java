@@ -23,8 +23,8 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     /** The records in the ring's memory; the positions stay in this object's padded fields. */
     final RecordRing records;
     /**
-     * {@code records}' buffer, for the writer's path: {@link RecordRing}'s static writer steps
-     * over this object's own final fields, loaded once each after the side guard's atomics.
+     * {@code records}' buffer, for the hot paths: {@link RecordRing}'s static steps over this
+     * object's own final fields, loaded once each after the side guard's atomics.
      */
     private final ByteBuffer ring;
     /** {@link #drain}'s hand-back of each consumed record. */
@@ -87,8 +87,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      */
     @Override
     final long itemsBetween(long from, long to) {
-        RecordRing ring = records;
-        long first = ring.recordEnd(from, ring.headerAt(from), to) - from;
+        long first = RecordRing.end(capacity, from, RecordRing.headerAt(ring, capacity, from)) - from;
         return (to - from) / first;
     }
 
@@ -110,11 +109,28 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      */
     final long beginWrite(int length) {
         enterWriter(); // fails while a claim is open: claim() keeps the side entered
+        long start = tail;
+        int size = RecordDescriptor.recordSize(length);
+        // The common case in one test: the record fits before the ring's end (no padding), and
+        // behind the head last read. Either slack negative makes the OR negative.
+        if (((capacity - RecordRing.index(start, capacity) - size)
+                | (headCache + capacity - start - size)) < 0) {
+            return beginWriteAgain(length);
+        }
+        return start;
+    }
+
+    /**
+     * Writer, {@link #beginWrite} out of line: the record must start after a padding record at
+     * the ring's end, or the ring looked full (head is read again). Kept out of the hot path so
+     * that write stays small enough for the JIT to inline it (see docs/design.md).
+     */
+    private long beginWriteAgain(int length) {
         if (!hasRoom(length)) {
             exitWriter();
             return -1;
         }
-        return RecordRing.start(ring, capacity, tail, length); // a padding record is published by the next flush
+        return RecordRing.start(ring, capacity, tail, length); // padding: published by the next flush
     }
 
     /** Writer: the record at {@code start} is written; seal its header and advance. */
@@ -155,34 +171,42 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
 
     /** Reader: skips padding; true if a message is at front, false if the reader went asleep. */
     final boolean nextMessage() {
-        RecordRing ring = records;
+        return nextHeader() >= 0;
+    }
+
+    /**
+     * Reader: skips padding, and returns the header of the message at front (read once, and
+     * never negative), or -1 if there is none: the reader went asleep.
+     */
+    final int nextHeader() {
         while (checkReadPositions()) {
-            int header = ring.headerAt(front);
+            int header = RecordRing.headerAt(ring, capacity, front);
             if (header != PADDING) {
-                return true;
+                return header;
             }
-            front = ring.recordEnd(front, header, r); // head is published when the call leaves
+            front = RecordRing.end(capacity, front, header); // head is published when the call leaves
         }
-        return false;
+        return -1;
     }
 
     /** Reader, inside its side: {@link OffHeapYPipe#read(byte[])}. */
     final int copyNext(byte[] dst) {
-        if (!nextMessage()) {
+        int header = nextHeader();
+        if (header < 0) {
             return -1;
         }
-        RecordRing ring = records;
-        int length = ring.copy(front, ring.headerAt(front), dst);
+        int length = records.copy(front, header, dst);
         front += RecordDescriptor.recordSize(length);
         return length;
     }
 
     /** Reader, inside its side: {@link OffHeapYPipe#readBatch}'s loop. */
     final int drain(MessageHandler handler) {
-        if (!nextMessage()) {
+        int header = nextHeader();
+        if (header < 0) {
             return 0;
         }
-        return records.drain(front, r, records.headerAt(front), handler, consumedStep);
+        return records.drain(front, r, header, handler, consumedStep);
     }
 
     /**
@@ -210,6 +234,13 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      * {@link OffHeapYPipeFields}): the reader pays no fence, waiting writer or not.
      */
     final void leaveReader(long consumedFrom) {
+        if (!exitReaderQuiet(front)) { // the common case: no writer waiting, no close
+            leaveReaderSlow(consumedFrom);
+        }
+    }
+
+    /** {@link #leaveReader} out of line: a writer waits for space, or close() came. */
+    private void leaveReaderSlow(long consumedFrom) {
         boolean moved = front != consumedFrom;
         long before = exitReader(front, moved);
         if (moved && (before & WAITING) != 0) {

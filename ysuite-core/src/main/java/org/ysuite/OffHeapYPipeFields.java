@@ -274,18 +274,54 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
         }
     }
 
+    /*
+     * The guards' fast paths. Each is the one CAS SideGuard would do, with the same memory mode,
+     * written so that the hot path has a single test: the CAS expects the word of the common case
+     * (IDLE to enter, BUSY without CLOSING to leave), and any other word (closed, busy, a peer's
+     * payload bits, CLOSING) makes it fail and leaves the word as it was, for SideGuard's loop to
+     * handle out of line. The hot callers stay small enough for the JIT to inline them (see
+     * docs/design.md, "Compiled size of the hot paths").
+     */
+
+    /** Writer: enters its side (IDLE is 0: the writer word has no payload). */
     final void enterWriter() {
-        SideGuard.enter(WRITER_WORD, this, "writer");
+        if ((long) WRITER_WORD.compareAndExchangeAcquire(this, 0L, SideGuard.BUSY) != 0L) {
+            SideGuard.enter(WRITER_WORD, this, "writer"); // busy or closed: throws (or retries)
+        }
     }
 
+    /** Writer: leaves its side (release: its writes to the ring happen-before a close's free). */
     final void exitWriter() {
+        if ((long) WRITER_WORD.compareAndExchangeRelease(this, SideGuard.BUSY, 0L) != SideGuard.BUSY) {
+            exitWriterClosing(); // CLOSING: close() came meanwhile
+        }
+    }
+
+    private void exitWriterClosing() {
         if ((SideGuard.exit(WRITER_WORD, this, -1L, 0L) & SideGuard.CLOSING) != 0) {
             freeIfBothClosed();
         }
     }
 
+    /** Reader: enters its side, keeping the payload (head, WAITING). */
     final void enterReader() {
-        SideGuard.enter(READER_WORD, this, "reader");
+        long idle = getOpaqueReaderWord() & SideGuard.PAYLOAD; // fails below unless IDLE
+        if ((long) READER_WORD.compareAndExchangeAcquire(this, idle, idle | SideGuard.BUSY) != idle) {
+            SideGuard.enter(READER_WORD, this, "reader"); // busy, closed or raced: out of line
+        }
+    }
+
+    /**
+     * Reader: leaves its side publishing {@code head}, in the common case only: no writer
+     * WAITING and no close. The same release CAS as {@link #exitReader}'s, on the word it
+     * expects; publishing head when the call consumed nothing is harmless (head never passes
+     * what the reader is done with).
+     *
+     * @return false if the word was not the common case: nothing was done, call exitReader
+     */
+    final boolean exitReaderQuiet(long head) {
+        long busy = (getOpaqueReaderWord() & HEAD_MASK) | SideGuard.BUSY;
+        return (long) READER_WORD.compareAndExchangeRelease(this, busy, head) == busy;
     }
 
     /**

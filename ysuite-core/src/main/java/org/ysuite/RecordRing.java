@@ -74,7 +74,7 @@ class RecordRing {
 
     /** {@link #checkLength(int)} for a ring of {@code capacity} that carries {@code max} bytes. */
     static void checkLength(int length, int max, int capacity) {
-        if (length < 0 || length > max) {
+        if ((length | (max - length)) < 0) { // length < 0 || length > max, in one test (max >= 0)
             throw lengthOutOfRange(length, max, capacity); // out of line: keeps callers small
         }
     }
@@ -111,14 +111,27 @@ class RecordRing {
         return (int) HEADER.get(buffer, index(position));
     }
 
+    /** {@link #headerAt(long)} in {@code buffer}, a ring of {@code capacity} bytes. */
+    static int headerAt(ByteBuffer buffer, int capacity, long position) {
+        return (int) HEADER.get(buffer, index(position, capacity));
+    }
+
     /**
      * The end of the record at {@code position} whose header is {@code header}. This ring trusts
      * the header; {@link CheckedRecordRing} checks it and that the record ends by {@code limit}
      * (what was flushed, or written).
      */
     long recordEnd(long position, int header, long limit) {
+        return end(capacity, position, header);
+    }
+
+    /**
+     * {@link #recordEnd} in a trusted ring of {@code capacity} bytes: a padding record fills the
+     * ring up to its end, any other ends where its header says.
+     */
+    static long end(int capacity, long position, int header) {
         return header == PADDING
-                ? position + (capacity - index(position))
+                ? position + (capacity - index(position, capacity))
                 : position + recordSize(RecordDescriptor.length(header));
     }
 
