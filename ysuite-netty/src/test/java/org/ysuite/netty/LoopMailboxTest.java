@@ -214,16 +214,7 @@ class LoopMailboxTest {
             LoopMailbox<String> box = transport.<String>builder(loop, seen::add).register();
             box.registrationFuture().get(10, TimeUnit.SECONDS);
             LoopMailbox.Sender<String> out = box.newSender();
-            CountDownLatch inside = new CountDownLatch(1);
-            loop.execute(() -> {
-                inside.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            assertTrue(inside.await(10, TimeUnit.SECONDS), "the loop did not run the holding task");
+            LoopHold.hold(loop, release);
             SingleThreadEventExecutor executor = (SingleThreadEventExecutor) loop;
             int before = executor.pendingTasks();
             out.send("a");

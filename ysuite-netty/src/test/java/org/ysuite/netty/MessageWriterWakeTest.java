@@ -21,20 +21,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(120)
 class MessageWriterWakeTest {
 
-    /** Runs a task on {@code loop} that holds it until {@code release}; returns once it holds it. */
-    private static void hold(SingleThreadEventExecutor loop, CountDownLatch release) throws InterruptedException {
-        CountDownLatch inside = new CountDownLatch(1);
-        loop.execute(() -> {
-            inside.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertTrue(inside.await(10, TimeUnit.SECONDS), "the loop did not run the holding task");
-    }
-
     private static void send(MessageWriter w, String s) throws Exception {
         byte[] b = s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         w.send(b, 0, b.length);
@@ -55,7 +41,7 @@ class MessageWriterWakeTest {
             for (int sleep = 0; sleep < 3; sleep++) {
                 CountDownLatch release = new CountDownLatch(1);
                 try {
-                    hold(loop, release);
+                    LoopHold.hold(loop, release);
                     int before = loop.pendingTasks();
                     send(w, "a" + sleep);
                     assertEquals(before + 1, loop.pendingTasks(),

@@ -21,6 +21,7 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import org.ysuite.netty.LoopHandler;
 import org.ysuite.netty.MessageStream;
+import org.ysuite.netty.MessageStreamBuilder;
 import org.ysuite.netty.MessageWriter;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
@@ -115,18 +116,7 @@ public final class NetServer {
     private void serveYsuite(String host, int bufferSize) throws Exception {
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         try {
-            CompletableFuture<MessageStream> accepted = new CompletableFuture<>();
-            Channel server = new ServerBootstrap().group(group).channel(EpollServerSocketChannel.class)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            accepted.complete(MessageStream.builder().bufferSize(bufferSize).attach(ch));
-                        }
-                    }).bind(new InetSocketAddress(host, 0)).sync().channel();
-            ready(((InetSocketAddress) server.localAddress()).getPort());
-            try (MessageStream s = accepted.get()) {
-                server.close();
+            try (MessageStream s = acceptOne(group, host, MessageStream.builder().bufferSize(bufferSize))) {
                 MessageWriter w = s.newWriter();
                 byte[] in = new byte[MAX];
                 byte[] reply = new byte[MAX];
@@ -162,6 +152,29 @@ public final class NetServer {
         }
     }
 
+    /**
+     * Listens on {@code host} (any port), reports the port, and returns the stream {@code builder}
+     * attaches to the first connection; the listening channel is closed then.
+     */
+    private MessageStream acceptOne(MultiThreadIoEventLoopGroup group, String host, MessageStreamBuilder builder)
+            throws Exception {
+        CompletableFuture<MessageStream> accepted = new CompletableFuture<>();
+        Channel server = new ServerBootstrap().group(group).channel(EpollServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        accepted.complete(builder.attach(ch));
+                    }
+                }).bind(new InetSocketAddress(host, 0)).sync().channel();
+        ready(((InetSocketAddress) server.localAddress()).getPort());
+        try {
+            return accepted.get();
+        } finally {
+            server.close();
+        }
+    }
+
     /** The ysuite server whose handler runs on the event loop: no hand-off to an application thread. */
     private void serveYsuiteOnLoop(String host, int bufferSize) throws Exception {
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
@@ -181,19 +194,8 @@ public final class NetServer {
             }
         };
         try {
-            CompletableFuture<MessageStream> accepted = new CompletableFuture<>();
-            Channel server = new ServerBootstrap().group(group).channel(EpollServerSocketChannel.class)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            accepted.complete(MessageStream.builder().bufferSize(bufferSize)
-                                    .inboundWindow(1 << 12).onLoop(handler).attach(ch));
-                        }
-                    }).bind(new InetSocketAddress(host, 0)).sync().channel();
-            ready(((InetSocketAddress) server.localAddress()).getPort());
-            try (MessageStream s = accepted.get()) {
-                server.close();
+            try (MessageStream s = acceptOne(group, host,
+                    MessageStream.builder().bufferSize(bufferSize).inboundWindow(1 << 12).onLoop(handler))) {
                 byte[] none = new byte[1];
                 while (s.receive(none) >= 0) {
                     // an on-loop stream's receive only waits for the end
