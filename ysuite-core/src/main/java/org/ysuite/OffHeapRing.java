@@ -217,6 +217,8 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     final boolean consumed(long next) {
         front = next; // counts as read
         setReleaseConsumed(next); // the writer may reuse it (head follows at exit)
+        // Opaque is enough: the question is whether this thread's own handler called close(),
+        // whose store to the word comes before this read in program order.
         return (getOpaqueReaderWord() & SideGuard.CLOSING) != 0;
     }
 

@@ -320,6 +320,8 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
      * @return false if the word was not the common case: nothing was done, call exitReader
      */
     final boolean exitReaderQuiet(long head) {
+        // Opaque is enough: the read only guesses the CAS's expected word; the release CAS itself
+        // checks it (a WAITING bit or CLOSING set meanwhile fails it) and publishes head.
         long busy = (getOpaqueReaderWord() & HEAD_MASK) | SideGuard.BUSY;
         return (long) READER_WORD.compareAndExchangeRelease(this, busy, head) == busy;
     }
