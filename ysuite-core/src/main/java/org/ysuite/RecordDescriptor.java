@@ -75,7 +75,7 @@ final class RecordDescriptor {
             throw new IllegalArgumentException("dst.length " + dst.length
                     + " is shorter than the next message: " + length + " bytes");
         }
-        ring.get(at + HEADER_BYTES, dst, 0, length);
+        SmallCopy.get(ring, at + HEADER_BYTES, dst, length);
         return length;
     }
 

@@ -170,7 +170,7 @@ class RecordRing {
 
     /** {@link #put(long, byte[], int, int)} in {@code buffer}, a ring of {@code capacity} bytes. */
     static void put(ByteBuffer buffer, int capacity, long start, byte[] src, int offset, int length) {
-        buffer.put(index(start, capacity) + HEADER_BYTES, src, offset, length);
+        SmallCopy.put(src, offset, length, buffer, index(start, capacity) + HEADER_BYTES);
     }
 
     /** Writer: copies {@code src}'s remaining bytes into the record at {@code start}. */

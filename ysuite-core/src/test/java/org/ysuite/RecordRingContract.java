@@ -80,6 +80,38 @@ abstract class RecordRingContract {
         }
     }
 
+    /**
+     * Every short length (the word-by-word copies, SmallCopy) from every offset of the source
+     * array, byte for byte, through read and through readBatch's view; the bytes around the
+     * message in the source must not leak in.
+     */
+    @Test
+    void shortMessagesFromAnyOffsetComeBackByteForByte() throws Exception {
+        try (Ends pipe = open(256)) {
+            SplittableRandom random = new SplittableRandom(11);
+            byte[] dst = new byte[pipe.maxMessageLength()];
+            for (int length = 0; length <= SmallCopy.MAX_BYTES + 9; length++) {
+                for (int offset = 0; offset < 9; offset++) {
+                    byte[] src = message(random, offset + length + 9);
+                    byte[] m = Arrays.copyOfRange(src, offset, offset + length);
+                    String at = "length " + length + ", offset " + offset;
+                    assertTrue(pipe.write(src, offset, length, false), at);
+                    assertTrue(pipe.write(src, offset, length, false), at);
+                    pipe.flush();
+                    assertEquals(length, pipe.read(dst), at);
+                    assertArrayEquals(m, Arrays.copyOf(dst, length), at);
+                    List<byte[]> viewed = new ArrayList<>();
+                    assertEquals(1, pipe.readBatch((buffer, off, len) -> {
+                        byte[] v = new byte[len];
+                        buffer.get(off, v);
+                        viewed.add(v);
+                    }), at);
+                    assertArrayEquals(m, viewed.get(0), at);
+                }
+            }
+        }
+    }
+
     /** The largest message fits an empty ring wherever its head is. */
     @Test
     void theLargestMessageFitsAtEveryOffset() throws Exception {

@@ -195,7 +195,11 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
                 if (n > 0) {
                     ByteBuffer ring = inbound.claimBuffer();
                     ring.limit(claimPos + n).position(claimPos);
-                    in.readBytes(ring);
+                    if (n <= SmallCopy.MAX_BYTES) {
+                        SmallCopy.fromByteBuf(in, n, ring, claimPos);
+                    } else {
+                        in.readBytes(ring);
+                    }
                     claimPos += n;
                     claimRemaining -= n;
                 }

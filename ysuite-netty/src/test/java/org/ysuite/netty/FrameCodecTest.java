@@ -224,6 +224,45 @@ class FrameCodecTest {
         assertFalse(a.pipe.flush(), "a drained pipe's next flush must wake the loop");
     }
 
+    /**
+     * Every short length (the codecs' word-by-word copies, SmallCopy) and a few longer ones go
+     * through the encoder and then the decoder byte for byte, whole frames and split ones alike.
+     */
+    @Test
+    void shortFramesCrossBothCodecsByteForByte() {
+        SplittableRandom r = new SplittableRandom(3);
+        byte[][] ms = new byte[SmallCopy.MAX_BYTES + 10][];
+        for (int i = 0; i < ms.length; i++) {
+            ms[i] = new byte[i];
+            for (int j = 0; j < i; j++) {
+                ms[i][j] = (byte) r.nextInt();
+            }
+        }
+        FrameEncoder encoder = new FrameEncoder(8192);
+        EmbeddedChannel ch = new EmbeddedChannel(encoder);
+        toClose.add(() -> ch.finishAndReleaseAll());
+        OutboundPipe a = writerPipe(0);
+        for (byte[] m : ms) {
+            assertTrue(a.pipe.write(m, 0, m.length, false));
+        }
+        assertFalse(a.pipe.flush());
+        encoder.wake(a);
+        byte[] wire = outbound(ch);
+        assertArrayEquals(frames(ms), wire, "encoded");
+        for (int cut : new int[] {wire.length, 1, 5, 6, 13, wire.length / 2}) {
+            Decoding d = new Decoding();
+            d.ch.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(wire, 0, cut)));
+            if (cut < wire.length) {
+                d.ch.writeInbound(Unpooled.wrappedBuffer(Arrays.copyOfRange(wire, cut, wire.length)));
+            }
+            List<byte[]> got = d.messages();
+            assertEquals(ms.length, got.size(), "cut at " + cut);
+            for (int i = 0; i < ms.length; i++) {
+                assertArrayEquals(ms[i], got.get(i), "cut at " + cut + ", message " + i);
+            }
+        }
+    }
+
     @Test
     void nothingIsWrittenBeforeTheChannelIsActive() throws Exception {
         EmbeddedChannel ch = new EmbeddedChannel(false, false);
