@@ -18,7 +18,9 @@ import org.ysuite.YSemaphore;
  * in time (a round trip is tens of microseconds; a count of spin rounds would mean a different
  * time on every machine): a wait caught while spinning after {@code t} raises the budget to
  * {@code 2t}; a park whose message came within the cap raises it to the time measured (which
- * includes the wake-up, so it errs long); both at most the cap. Every
+ * includes the wake-up, so it errs long), and a park shorter than
+ * {@value Budget#SHORT_PARK_NANOS} ns (about a wake-up) doubles it, from a quarter of the cap if it
+ * was lower; all at most the cap. Every
  * {@value Budget#FAILURES_PER_HALVING}th wait in a row that took longer than the cap halves it,
  * down to zero, so a sparse stream soon spins not at all; its parks still measure the waits, so a
  * stream that becomes dense again gets its spin back.
@@ -114,6 +116,15 @@ final class ReaderWait {
     /** An adaptive spin budget in nanoseconds, at most a cap; the reading thread's only. */
     static final class Budget {
         static final int FAILURES_PER_HALVING = 4;
+        /**
+         * A park shorter than this brought a message about as soon as a wake-up could (one costs
+         * tens of microseconds on a virtual machine, more than a cap of a few): the same bound as
+         * the core's adaptive {@code WaitPolicy}. Such a park grows the budget even when it took
+         * longer than the cap, so a budget at zero comes back once the stream is dense again;
+         * measured against the cap alone, every park of a dense stream looked long and a budget
+         * that had reached zero stayed there.
+         */
+        static final long SHORT_PARK_NANOS = 60_000L;
 
         private final long cap;
         private long nanos;
@@ -129,6 +140,9 @@ final class ReaderWait {
             if (waited <= cap) {
                 failuresInARow = 0;
                 nanos = Math.min(cap, Math.max(nanos, parked ? waited : 2 * waited));
+            } else if (parked && waited < SHORT_PARK_NANOS) {
+                failuresInARow = 0;
+                nanos = Math.min(cap, Math.max(2 * nanos, cap / 4));
             } else if (++failuresInARow >= FAILURES_PER_HALVING) {
                 failuresInARow = 0;
                 nanos >>>= 1;

@@ -29,6 +29,28 @@ class ReaderWaitTest {
         assertEquals(50_000, r.nanos(), "capped");
     }
 
+    /**
+     * A wake-up alone takes longer than a small cap on a virtual machine, so a dense stream's
+     * parks all exceed it: a park shorter than SHORT_PARK_NANOS must still bring a budget back
+     * from zero (else the reader parks on every empty pipe for good), and only longer ones count
+     * against it.
+     */
+    @Test
+    void parksAboutAsLongAsAWakeUpBringAZeroBudgetBack() {
+        ReaderWait.Budget r = new ReaderWait.Budget(10_000);
+        for (int i = 0; i < 20 * ReaderWait.Budget.FAILURES_PER_HALVING; i++) {
+            r.learn(ReaderWait.Budget.SHORT_PARK_NANOS, true);
+        }
+        assertEquals(0, r.nanos(), "parks of SHORT_PARK_NANOS and more shrink the spin to nothing");
+        r.learn(30_000, true);
+        assertEquals(2_500, r.nanos(), "a park of about a wake-up starts it again at a quarter of the cap");
+        r.learn(30_000, true);
+        assertEquals(5_000, r.nanos(), "and doubles it");
+        r.learn(30_000, true);
+        r.learn(30_000, true);
+        assertEquals(10_000, r.nanos(), "up to the cap");
+    }
+
     @Test
     void aSignalFiredBeforeTheWaitIsTakenBySpinningOrAtOnce() throws InterruptedException {
         ReaderWait spinning = new ReaderWait(50_000, 0);
