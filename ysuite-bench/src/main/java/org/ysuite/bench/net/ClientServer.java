@@ -6,10 +6,14 @@ import java.nio.ByteBuffer;
  * Seed 002's client/server test, in two JVM processes: this one (the client) and a
  * {@link NetServer}. Two-way: a request of two ints answered by one int (their sum, checked);
  * one-way: one int, no answer, then an empty message after which the server prints how many it
- * counted. The rate is the messages over the wall-clock time ({@link System#nanoTime()}) from the
- * first send to the last answer (two-way) or to the server's report of the last message (one-way).
- * Untimed warm-up passes of {@code n / 10} messages run first on the same connection, until at
- * least {@link #WARMUP_NANOS} have passed.
+ * counted. A pass's rate is its messages over the wall-clock time ({@link System#nanoTime()}) from
+ * the first send to the last answer (two-way) or to the server's report of the last message
+ * (one-way). Untimed warm-up passes of {@code n / 10} messages run first on the same connection,
+ * until at least {@link #WARMUP_NANOS} have passed; then {@value #TIMED_PASSES} timed passes of
+ * {@code n}, and the result is the median one. A single pass of 10^6 small messages lasts tens of
+ * milliseconds for the faster peers, as long as one recompilation of their hot code after a
+ * deoptimization (seen at the first timed pass: a branch the warm-up's profile never took), so
+ * one pass measured the JIT as often as the transport.
  *
  * <p>{@code java -cp ysuite-bench.jar org.ysuite.bench.net.ClientServer <peer> <twoway|oneway> [n [loopback|veth]]}
  */
@@ -17,12 +21,15 @@ public final class ClientServer {
 
     /** The least warm-up time per peer, as JMH's default plan gives its benchmarks (3 × 500 ms): {@value} ns. */
     static final long WARMUP_NANOS = 1_500_000_000L;
+    /** Timed passes per run; the median one is the result. */
+    public static final int TIMED_PASSES = 5;
 
     private ClientServer() {
     }
 
     /**
-     * Runs the test for one peer and prints {@code <peer> <mode> <n> <msgs/s>}.
+     * Runs the test for one peer and prints {@code <peer> <mode> <n> <msgs/s>}, the passes' rates and
+     * the CPU per message.
      *
      * @param args {@code <peer> <twoway|oneway> [n [loopback|veth]]}
      * @throws Exception if the run fails
@@ -33,12 +40,17 @@ public final class ClientServer {
         int n = args.length > 2 ? Integer.parseInt(args[2]) : 1_000_000;
         String net = args.length > 3 ? args[3] : "loopback";
         Measured m = measure(peer, twoWay, n, net);
-        System.out.printf(java.util.Locale.ROOT, "%s %s %d %.0f msgs/s, CPU per message: client %.0f ns, server %.0f ns%n",
-                peer.param(), args[1], n, m.rate, m.clientCpuNs, m.serverCpuNs);
+        StringBuilder passes = new StringBuilder();
+        for (double r : m.passRates) {
+            passes.append(passes.length() == 0 ? "" : ", ").append(Math.round(r));
+        }
+        System.out.printf(java.util.Locale.ROOT, "%s %s %d %.0f msgs/s (median of %s), CPU per message: client %.0f ns, server %.0f ns%n",
+                peer.param(), args[1], n, m.rate, passes, m.clientCpuNs, m.serverCpuNs);
     }
 
     /**
-     * Runs {@code n} messages, after untimed warm-up passes of {@code n / 10} lasting at least {@link #WARMUP_NANOS}.
+     * Runs {@value #TIMED_PASSES} timed passes of {@code n} messages, after untimed warm-up passes
+     * of {@code n / 10} lasting at least {@link #WARMUP_NANOS}.
      *
      * @param peer the transport
      * @param twoWay request/reply, or one-way
@@ -63,13 +75,26 @@ public final class ClientServer {
                     sent += warm;
                     run(client, server, twoWay, warm, sent);
                 } while (System.nanoTime() - w0 < WARMUP_NANOS);
-                double c0 = NetCpu.self();
-                double s0 = NetCpu.nanos(server.pid());
-                long t0 = System.nanoTime();
-                run(client, server, twoWay, n, sent + n);
-                long ns = System.nanoTime() - t0;
-                // the one-way server has counted the last message (END) when run returns
-                return new Measured(n * 1e9 / ns, (NetCpu.self() - c0) / n, (NetCpu.nanos(server.pid()) - s0) / n);
+                Measured[] passes = new Measured[TIMED_PASSES];
+                for (int i = 0; i < passes.length; i++) {
+                    double c0 = NetCpu.self();
+                    double s0 = NetCpu.nanos(server.pid());
+                    long t0 = System.nanoTime();
+                    sent += n;
+                    run(client, server, twoWay, n, sent);
+                    long ns = System.nanoTime() - t0;
+                    // the one-way server has counted the last message (END) when run returns
+                    passes[i] = new Measured(n * 1e9 / ns, (NetCpu.self() - c0) / n,
+                            (NetCpu.nanos(server.pid()) - s0) / n, null);
+                }
+                double[] rates = new double[passes.length];
+                for (int i = 0; i < rates.length; i++) {
+                    rates[i] = passes[i].rate;
+                }
+                Measured[] byRate = passes.clone();
+                java.util.Arrays.sort(byRate, java.util.Comparator.comparingDouble(Measured::rate));
+                Measured median = byRate[byRate.length / 2];
+                return new Measured(median.rate, median.clientCpuNs, median.serverCpuNs, rates);
             } finally {
                 client.close();
             }
@@ -77,13 +102,14 @@ public final class ClientServer {
     }
 
     /**
-     * One run's figures.
+     * One run's figures: those of its median timed pass.
      *
      * @param rate messages (two-way: requests) per second
      * @param clientCpuNs CPU of the client process per message, ns (NaN off Linux)
      * @param serverCpuNs CPU of the server process per message, ns (NaN off Linux)
+     * @param passRates every timed pass's rate, in the order run (null for a single pass)
      */
-    public record Measured(double rate, double clientCpuNs, double serverCpuNs) {
+    public record Measured(double rate, double clientCpuNs, double serverCpuNs, double[] passRates) {
     }
 
     private static void run(Client client, ServerProcess server, boolean twoWay, int n, long total)

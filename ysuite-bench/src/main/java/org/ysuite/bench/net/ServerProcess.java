@@ -17,6 +17,13 @@ public final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
+    /**
+     * The system property whose value (JVM options separated by spaces) is added to every server's
+     * command line, e.g. {@code -Dysuite.bench.serverJvmArgs=-XX:StartFlightRecording=filename=/tmp/jfr/}
+     * to profile the servers as well as the client.
+     */
+    public static final String SERVER_JVM_ARGS = "ysuite.bench.serverJvmArgs";
+
     /** The address the client connects to. */
     public final String host;
     /** The server's port. */
@@ -51,11 +58,18 @@ public final class ServerProcess implements AutoCloseable {
         if (Runtime.version().feature() >= 24) {
             cmd.add("--enable-native-access=ALL-UNNAMED");
         }
+        String extra = System.getProperty(SERVER_JVM_ARGS, "").trim();
+        if (!extra.isEmpty()) {
+            cmd.addAll(List.of(extra.split("\\s+")));
+        }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), NetServer.class.getName(),
                 peer.param(), mode, host, Integer.toString(bufferSize)));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
         String line = r.readLine();
+        while (line != null && !line.startsWith("READY ") && line.startsWith("[")) {
+            line = r.readLine(); // a JVM log line (e.g. JFR's, from SERVER_JVM_ARGS) before READY
+        }
         if (line == null || !line.startsWith("READY ")) {
             p.destroyForcibly();
             throw new IOException("the " + peer + " server did not start: " + line + " (" + String.join(" ", cmd) + ")");

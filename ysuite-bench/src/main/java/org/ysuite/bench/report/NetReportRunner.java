@@ -39,9 +39,9 @@ import org.ysuite.bench.net.RoundTrip;
  *       its own connection, server process and event loops.</li>
  *   <li>The 16 B request/response ({@link RoundTrip}): every request/response peer, interleaved
  *       rounds, mean and percentiles, CPU per round trip of each side.</li>
- *   <li>Seed 002: {@link ClientServer} (two processes, wall-clock; 10^6 messages each way in
- *       {@code --full}; in {@code --quick} 2 × 10^4 two-way requests and 10^6 one-way messages;
- *       10^3 in {@code --smoke}).</li>
+ *   <li>Seed 002: {@link ClientServer} (two processes, wall-clock, the median of its timed passes;
+ *       10^6 messages each way per pass in {@code --full}; in {@code --quick} 2 × 10^4 two-way
+ *       requests and 10^6 one-way messages; 10^3 in {@code --smoke}).</li>
  * </ul>
  * Every server is a separate JVM ({@code NetServer}); each JMH run forks its own client JVM
  * ({@code --smoke} runs the client in this JVM, forks 0, to stay short).
@@ -194,7 +194,8 @@ final class NetReportRunner {
                 + "- 16 B round trip: " + mode.roundTrip[0] + " interleaved rounds of " + mode.roundTrip[1]
                 + " round trips per peer after " + mode.roundTrip[2] + " untimed, client in this JVM\n"
                 + "- seed 002: " + mode.twoWayMessages + " two-way requests and " + mode.oneWayMessages
-                + " one-way messages per run, client and server in two JVMs\n"
+                + " one-way messages per pass, the median of " + ClientServer.TIMED_PASSES
+                + " timed passes after at least 1.5 s of warm-up passes, client and server in two JVMs\n"
                 + "- " + vethNote + "\n"
                 + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + ReportRunner.loadAverage() + "\n"
                 + "- run time: " + seconds + " s\n";
@@ -290,8 +291,12 @@ final class NetReportRunner {
                 Map<String, String> params = new LinkedHashMap<>();
                 params.put("peer", p.param());
                 params.put("messages", Integer.toString(n));
+                double[] perPass = new double[r.passRates().length];
+                for (int i = 0; i < perPass.length; i++) {
+                    perPass[i] = 1e9 / r.passRates()[i];
+                }
                 Result res = new Result("org.ysuite.bench.net.ClientServer." + m.getKey(), params, 1, 1e9 / r.rate(),
-                        Double.NaN, "ns/op", Double.NaN, new double[] {1e9 / r.rate()});
+                        Double.NaN, "ns/op", Double.NaN, perPass);
                 res.secondary.put(NetReport.CLIENT_CPU, r.clientCpuNs());
                 res.secondary.put(NetReport.SERVER_CPU, r.serverCpuNs());
                 out.add(res);
