@@ -217,9 +217,10 @@ final class NetReport {
                 .append(" | ").append(Report.fmtRate(rate(r.get("oneway")))).append(" | ").append(cpu(r.get("oneway"), 1))
                 .append(" |\n"));
         out.append("\nTwo-way: a request of two ints answered by their sum; one-way: one int per message, then an empty"
-                + " message after which the server reports its count (checked). Wall-clock over the whole run, after an"
-                + " untimed warm-up on the same connection (passes of a tenth of it, for at least 1.5 s). CPU: the on-CPU time of every thread of the"
-                + " client process (this JVM) and of the server process (/proc/PID/task/*/schedstat) over the timed part,"
+                + " message after which the server reports its count (checked). Wall-clock of each timed pass, the median of "
+                + org.ysuite.bench.net.ClientServer.TIMED_PASSES + " passes, after an"
+                + " untimed warm-up on the same connection (passes of a tenth of one, for at least 1.5 s). CPU: the on-CPU time of every thread of the"
+                + " client process (this JVM) and of the server process (/proc/PID/task/*/schedstat) over the median pass,"
                 + " per message.\n");
     }
 
