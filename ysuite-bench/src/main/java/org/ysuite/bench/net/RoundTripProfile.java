@@ -41,7 +41,8 @@ import org.ysuite.netty.MessageStream;
  *
  * A stage a peer does not have (raw TCP has no loops) is left out. The loops' stamps come from a
  * handler first in each channel's pipeline (inbound {@code channelRead}, outbound {@code write}).
- * Beside the stage medians it reads, per thread, the voluntary context switches per round trip
+ * Beside the stage medians and means (and the means over the slowest 1 % of round trips: where a
+ * tail's time goes) it reads, per thread, the voluntary context switches per round trip
  * from {@code /proc/self/task/TID/status}: each is one sleep and one wake-up of that thread.
  *
  * <p>{@code java -cp ysuite-bench.jar org.ysuite.bench.net.RoundTripProfile --profile [n [peer,...]]}
@@ -95,17 +96,20 @@ public final class RoundTripProfile {
     }
 
     private void print(String peer, double[] switches) {
-        System.out.printf(Locale.ROOT, "%n%s: %d round trips of %d B; median and mean [us]%n", peer, n, SIZE);
+        System.out.printf(Locale.ROOT, "%n%s: %d round trips of %d B; median, mean, and mean over the slowest 1 %% [us]%n",
+                peer, n, SIZE);
+        boolean[] slow = slowest(0.01);
         int last = 0;
         for (int s = 1; s <= 8; s++) {
             if (t[s][0] == 0) {
                 continue;
             }
-            System.out.printf(Locale.ROOT, "  T%d-T%d %-60s %8.2f %8.2f%n", last, s, label(last, s), median(last, s) / 1e3,
-                    mean(last, s) / 1e3);
+            System.out.printf(Locale.ROOT, "  T%d-T%d %-60s %8.2f %8.2f %8.2f%n", last, s, label(last, s),
+                    median(last, s) / 1e3, mean(last, s, null) / 1e3, mean(last, s, slow) / 1e3);
             last = s;
         }
-        System.out.printf(Locale.ROOT, "  T0-T8 %-60s %8.2f %8.2f%n", "round trip", median(0, 8) / 1e3, mean(0, 8) / 1e3);
+        System.out.printf(Locale.ROOT, "  T0-T8 %-60s %8.2f %8.2f %8.2f%n", "round trip", median(0, 8) / 1e3,
+                mean(0, 8, null) / 1e3, mean(0, 8, slow) / 1e3);
         StringBuilder b = new StringBuilder("  voluntary context switches per round trip:");
         for (int i = 0; i < THREADS.length; i++) {
             if (switches[i] >= 0) {
@@ -119,12 +123,33 @@ public final class RoundTripProfile {
         return to == from + 1 ? STAGES[from] : STAGES[from] + " .. " + STAGES[to - 1];
     }
 
-    private double mean(int from, int to) {
+    /** The mean of stage {@code from .. to} over the round trips {@code only} marks (all if null). */
+    private double mean(int from, int to, boolean[] only) {
         double sum = 0;
+        int count = 0;
         for (int i = 0; i < n; i++) {
-            sum += t[to][i] - t[from][i];
+            if (only == null || only[i]) {
+                sum += t[to][i] - t[from][i];
+                count++;
+            }
         }
-        return sum / n;
+        return sum / count;
+    }
+
+    /** Marks the round trips whose whole time is at or above its {@code 1 - fraction} quantile. */
+    private boolean[] slowest(double fraction) {
+        long[] d = new long[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = t[8][i] - t[0][i];
+        }
+        long[] sorted = d.clone();
+        Arrays.sort(sorted);
+        long cut = sorted[Math.min(n - 1, (int) (n * (1 - fraction)))];
+        boolean[] slow = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            slow[i] = d[i] >= cut;
+        }
+        return slow;
     }
 
     private double median(int from, int to) {
