@@ -20,10 +20,10 @@ import org.ysuite.YSemaphore;
  * {@code 2t}; a park whose message came within the cap raises it to the time measured (which
  * includes the wake-up, so it errs long), and a park shorter than
  * {@value Budget#SHORT_PARK_NANOS} ns (about a wake-up) doubles it, from a quarter of the cap if it
- * was lower; all at most the cap. Every
- * {@value Budget#FAILURES_PER_HALVING}th wait in a row that took longer than the cap halves it,
- * down to zero, so a sparse stream soon spins not at all; its parks still measure the waits, so a
- * stream that becomes dense again gets its spin back.
+ * was lower; all at most the cap. Every {@value Budget#FAILURES_PER_HALVING}th wait in a row that
+ * took longer than both the cap and that bound halves it, down to zero, so a sparse stream soon
+ * spins not at all; its parks still measure the waits, so a stream that becomes dense again gets
+ * its spin back.
  *
  * <p>Fields: {@code reader}, {@code replyDue} and both budgets are written by the reading thread
  * only. A writer thread reads {@code reader} in {@link #sent()} as a plain hint: a reference is
