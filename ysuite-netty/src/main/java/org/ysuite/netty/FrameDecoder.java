@@ -36,6 +36,10 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
     private final InboundStall stall;
     /** The on-loop handler's side, or null: the frames go to the inbound pipe. */
     private final LoopDispatch dispatch;
+    /** Keeps the loop awake for the reader's answer after a delivery to an awake reader. */
+    private final LoopLinger linger;
+    /** A message was committed to the inbound pipe since the last flush. */
+    private boolean committed;
     /** On-loop only: reading stopped because the channel was not writable. */
     private boolean writeStalled;
     private boolean reading;
@@ -58,8 +62,9 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
     private boolean released;
 
     FrameDecoder(OffHeapYPipe inbound, int maxMessageLength, StreamStatus status, InboundStall stall,
-                 LoopDispatch dispatch) {
+                 LoopDispatch dispatch, LoopLinger linger) {
         this.dispatch = dispatch;
+        this.linger = linger;
         this.inbound = inbound;
         this.maxMessageLength = maxMessageLength;
         this.status = status;
@@ -141,6 +146,11 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
         ctx.fireChannelWritabilityChanged();
     }
 
+    /** The loop's linger after deliveries (for the tests). */
+    LoopLinger linger() {
+        return linger;
+    }
+
     /** Whether the loop stopped reading because the channel is not writable (on-loop; for the tests). */
     boolean writeStalled() {
         return writeStalled;
@@ -175,11 +185,24 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
         ctx.close();
     }
 
-    /** Flushes what was decoded; wakes the reader if it found the pipe empty and sleeps. */
+    /**
+     * Flushes what was decoded; wakes the reader if it found the pipe empty. If new messages went
+     * to a reader that is awake (busy, or spinning on the signal: it takes them without a
+     * wake-up), the loop lingers for its answer.
+     */
     void flushInbound() {
-        if (!released && !inbound.flush()) {
-            status.wakeReader();
+        if (released) {
+            return;
         }
+        boolean awake = inbound.flush();
+        if (!awake) {
+            status.wakeReader();
+            awake = status.readerSpinning();
+        }
+        if (committed && awake) {
+            linger.delivered();
+        }
+        committed = false;
     }
 
     /**
@@ -208,6 +231,7 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter implements Inbound
                 }
                 claimOpen = false;
                 inbound.commit(false);
+                committed = true;
             }
             if (pendingLength < 0) {
                 if (headerFill == 0 && in.readableBytes() >= 4) {

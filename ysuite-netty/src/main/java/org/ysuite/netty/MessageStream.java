@@ -170,9 +170,11 @@ public final class MessageStream implements AutoCloseable {
         this.encoder = new FrameEncoder(bufferSize);
         LoopDispatch dispatch = b.loopHandler == null ? null
                 : new LoopDispatch(b.loopHandler, encoder, maxMessageLength);
-        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall, dispatch);
+        // The on-loop server answers on the loop itself: nothing to linger for.
+        LoopLinger linger = dispatch == null ? new LoopLinger(loop, b.loopLingerNanos) : LoopLinger.NONE;
+        this.decoder = new FrameDecoder(inbound, maxMessageLength, status, inboundStall, dispatch, linger);
         try {
-            this.mailbox = new WriterMailbox(loop, encoder, outboundWindow, b.writerPolicies);
+            this.mailbox = new WriterMailbox(loop, encoder, linger, outboundWindow, b.writerPolicies);
         } catch (RuntimeException e) {
             inbound.close();
             throw e;
@@ -397,6 +399,11 @@ public final class MessageStream implements AutoCloseable {
     /** The reader's wait, for its counters (for the tests). */
     ReaderWait readerWait() {
         return status.readerWait();
+    }
+
+    /** The loop's linger for the reader's answers, for its counters (for the tests). */
+    LoopLinger loopLinger() {
+        return decoder.linger();
     }
 
     /**

@@ -25,6 +25,11 @@ public final class MessageStreamBuilder {
      * machine (a spinning reader gets a reply in about 20 µs where a parked one needs 50–70 µs).
      */
     public static final long DEFAULT_REPLY_SPIN_NANOS = 100_000;
+    /**
+     * The default {@link #loopLinger}: {@value} ns, a few times what a spinning reader takes to
+     * answer a message it was waiting for.
+     */
+    public static final long DEFAULT_LOOP_LINGER_NANOS = 20_000;
 
     int bufferSize = MessageStream.DEFAULT_BUFFER_SIZE;
     int outboundWindow = MessageStream.DEFAULT_WINDOW;
@@ -34,6 +39,7 @@ public final class MessageStreamBuilder {
     long lingerMillis = 5000;
     long readerSpinNanos = DEFAULT_READER_SPIN_NANOS;
     long replySpinNanos = DEFAULT_REPLY_SPIN_NANOS;
+    long loopLingerNanos = DEFAULT_LOOP_LINGER_NANOS;
     Supplier<? extends WaitPolicy> writerPolicies = WaitPolicy::defaultPolicy;
     LoopHandler loopHandler;
 
@@ -174,6 +180,26 @@ public final class MessageStreamBuilder {
      */
     public MessageStreamBuilder replySpin(long nanos) {
         this.replySpinNanos = checkSpin("replySpin", nanos);
+        return this;
+    }
+
+    /**
+     * Sets the longest the event loop stays awake, after it handed messages to a reader that is
+     * awake (spinning or busy), for that reader's answer: a send that finds the loop awake wakes
+     * nothing (no system call) and goes out at once. Adaptive: about twice as long as recent
+     * answers took, at most this long, and none while lingers keep running out (a reader that
+     * does not answer, as in one-way traffic, soon costs the loop nothing). While it lingers the
+     * loop handles no other channel's I/O, so keep it short on loops that serve many channels.
+     * {@code 0} never lingers. Streams whose handler runs on the loop ({@link #onLoop}) never
+     * linger.
+     *
+     * @param nanos from 0 to {@value #MAX_READER_SPIN_NANOS}; default
+     *     {@value #DEFAULT_LOOP_LINGER_NANOS}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code nanos} is out of range
+     */
+    public MessageStreamBuilder loopLinger(long nanos) {
+        this.loopLingerNanos = checkSpin("loopLinger", nanos);
         return this;
     }
 

@@ -1,5 +1,7 @@
 package org.ysuite.netty;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.IntConsumer;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YSemaphore;
@@ -37,6 +39,15 @@ import org.ysuite.YSemaphore;
 final class ReaderWait {
 
     private static final IntConsumer NO_IDS = id -> { };
+    private static final VarHandle SPINNING;
+
+    static {
+        try {
+            SPINNING = MethodHandles.lookup().findVarHandle(ReaderWait.class, "spinning", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final YSemaphore signal = new YSemaphore(WaitPolicy.purePark());
     private final Budget other;
@@ -47,6 +58,11 @@ final class ReaderWait {
     private boolean replyDue;
     private long waits;
     private long sleeps;
+    /**
+     * True while the reader spins (opaque: a hint for the loop, {@link #spinning()}); written by
+     * the reading thread only.
+     */
+    private boolean spinning;
 
     ReaderWait(long maxSpinNanos, long maxReplySpinNanos) {
         this.other = new Budget(maxSpinNanos);
@@ -76,8 +92,10 @@ final class ReaderWait {
         long start = System.nanoTime();
         if (budget > 0 && !(WaitPolicy.isVirtual(me) && WaitPolicy.virtualThreadSpins() == 0)) {
             long waited;
+            SPINNING.setOpaque(this, true);
             do {
                 if (signal.check(NO_IDS) > 0) {
+                    SPINNING.setOpaque(this, false);
                     kind.learn(System.nanoTime() - start, false);
                     return;
                 }
@@ -87,10 +105,20 @@ final class ReaderWait {
                 Thread.yield();
                 waited = System.nanoTime() - start;
             } while (waited < budget);
+            SPINNING.setOpaque(this, false);
         }
         sleeps++;
         signal.await();
         kind.learn(System.nanoTime() - start, true);
+    }
+
+    /**
+     * Any thread (the loop, after its signal): whether the reader is spinning, so will take the
+     * signal without a wake-up and may answer soon. A hint: a stale answer costs one linger too
+     * many or too few ({@link LoopLinger}).
+     */
+    boolean spinning() {
+        return (boolean) SPINNING.getOpaque(this);
     }
 
     /** How many times the reader waited (found the pipe empty). */

@@ -46,6 +46,11 @@ final class StreamStatus {
         readerWait.signal();
     }
 
+    /** Loop, after {@link #wakeReader()}: whether the reader was spinning (a hint, see {@link ReaderWait#spinning()}). */
+    boolean readerSpinning() {
+        return readerWait.spinning();
+    }
+
     /** Reader: waits for {@link #wakeReader()} or {@link #endInbound()}. */
     void awaitReader() throws InterruptedException {
         readerWait.await();

@@ -38,6 +38,8 @@ final class WriterMailbox {
 
     private final IoEventLoop loop;
     private final FrameEncoder encoder;
+    /** Told when a writer's task runs (it learns whether lingering would have paid). */
+    private final LoopLinger linger;
     private final int window;
     private final Supplier<? extends WaitPolicy> writerPolicies;
     private final LoopRegistration registration;
@@ -54,9 +56,11 @@ final class WriterMailbox {
     /** Copy of the loop's count for other threads (single writer: the loop). */
     private volatile long wakeups;
 
-    WriterMailbox(IoEventLoop loop, FrameEncoder encoder, int window, Supplier<? extends WaitPolicy> writerPolicies) {
+    WriterMailbox(IoEventLoop loop, FrameEncoder encoder, LoopLinger linger, int window,
+                  Supplier<? extends WaitPolicy> writerPolicies) {
         this.loop = loop;
         this.encoder = encoder;
+        this.linger = linger;
         this.window = window;
         this.writerPolicies = writerPolicies;
         this.registration = new LoopRegistration(loop, YSocketPair.Kind.EVENTFD, false, new Lifecycle());
@@ -147,6 +151,7 @@ final class WriterMailbox {
             return; // closed: the close drained what it could
         }
         wakeups = ++wakeupsOnLoop;
+        linger.drained();
         encoder.wake(p);
     }
 

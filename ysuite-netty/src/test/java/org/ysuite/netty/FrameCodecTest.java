@@ -40,7 +40,7 @@ class FrameCodecTest {
     private final class Decoding {
         final OffHeapYPipe pipe = new OffHeapYPipe(1 << 16, WaitPolicy.purePark(), WaitPolicy.purePark());
         final StreamStatus status = new StreamStatus(0, 0);
-        final FrameDecoder decoder = new FrameDecoder(pipe, MAX, status, new InboundStall(), null);
+        final FrameDecoder decoder = new FrameDecoder(pipe, MAX, status, new InboundStall(), null, LoopLinger.NONE);
         final EmbeddedChannel ch = new EmbeddedChannel(decoder);
 
         Decoding() {
@@ -150,7 +150,7 @@ class FrameCodecTest {
         toClose.add(pipe);
         StreamStatus status = new StreamStatus(0, 0);
         InboundStall stall = new InboundStall();
-        FrameDecoder decoder = new FrameDecoder(pipe, length, status, stall, null);
+        FrameDecoder decoder = new FrameDecoder(pipe, length, status, stall, null, LoopLinger.NONE);
         EmbeddedChannel ch = new EmbeddedChannel(decoder);
         toClose.add(() -> ch.finishAndReleaseAll());
         byte[][] ms = new byte[8][length];

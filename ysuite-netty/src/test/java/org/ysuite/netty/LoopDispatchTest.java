@@ -32,7 +32,7 @@ class LoopDispatchTest {
     private EmbeddedChannel channel(int bufferSize, LoopHandler handler) {
         FrameEncoder encoder = new FrameEncoder(bufferSize);
         FrameDecoder decoder = new FrameDecoder(pipe, MAX, status, new InboundStall(),
-                new LoopDispatch(handler, encoder, MAX));
+                new LoopDispatch(handler, encoder, MAX), LoopLinger.NONE);
         ChannelOutboundHandlerAdapter flushCounter = new ChannelOutboundHandlerAdapter() {
             @Override
             public void flush(ChannelHandlerContext ctx) {

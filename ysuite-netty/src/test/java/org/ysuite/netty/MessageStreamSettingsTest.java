@@ -49,6 +49,8 @@ class MessageStreamSettingsTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> MessageStream.builder().replySpin(MessageStreamBuilder.MAX_READER_SPIN_NANOS + 1));
         assertTrue(e.getMessage().contains("replySpin must be from 0 to 1000000 ns, not 1000001"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MessageStream.builder().loopLinger(-1));
+        assertTrue(e.getMessage().contains("loopLinger must be from 0 to 1000000 ns, not -1"), e.getMessage());
         NullPointerException n = assertThrows(NullPointerException.class,
                 () -> MessageStream.builder().writerWaitPolicy(null));
         assertEquals("policies", n.getMessage());

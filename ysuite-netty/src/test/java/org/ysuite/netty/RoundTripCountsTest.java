@@ -19,11 +19,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(120)
 class RoundTripCountsTest {
 
+    /**
+     * Also: the client's loop lingers for its reader's next request. The client reader spins up
+     * to 1 ms for each reply (the longest replySpin), so it is awake when the loop hands it the
+     * reply, and the loop queues its linger then (counted, not timed: whether a linger ends with
+     * the next request depends on timing, so hits are printed only).
+     */
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"EPOLL_EVENTFD", "NIO"})
     void aRoundTripWakesEachSideAtMostOncePerHop(Transport t) throws Exception {
         int rounds = 20_000;
-        try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t, b -> { })) {
+        try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t,
+                b -> b.replySpin(MessageStreamBuilder.MAX_READER_SPIN_NANOS))) {
             AtomicReference<Throwable> error = new AtomicReference<>();
             Thread echo = MessageStreamTest.echo(p.accepted, error);
             MessageWriter w = p.client.newWriter();
@@ -49,6 +56,11 @@ class RoundTripCountsTest {
             assertTrue(clientLoop <= 1.0 + 2.0 / rounds && serverLoop <= 1.0 + 2.0 / rounds, "more loop wake-ups than messages");
             assertTrue(clientReader <= 1.0 && serverReader <= 1.0 + 1.0 / rounds, "more reader sleeps than messages");
             assertConsistent(p.client.readerWait(), rounds);
+            LoopLinger linger = p.client.loopLinger();
+            System.out.printf(Locale.ROOT, "[round-trip counts] %s: client loop lingered %d times, %d ended with"
+                    + " the next request%n", t, linger.lingers(), linger.hits());
+            assertTrue(linger.lingers() > 0, "the client's loop never lingered for its spinning reader");
+            assertTrue(linger.lingers() <= rounds, "more lingers (" + linger.lingers() + ") than replies");
         }
     }
 
