@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
 final class SmallCopy {
 
     /** Payloads up to this many bytes take the word copy; longer ones the bulk copy. */
-    static final int MAX_BYTES = 32;
+    static final int MAX_BYTES = 16;
 
     private static final VarHandle LONG =
             MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
