@@ -28,15 +28,13 @@ import io.netty.util.concurrent.SingleThreadEventExecutor;
 final class LoopLinger implements Runnable {
 
     /** Lingers in a row that ran out before the budget halves. */
-    static final int MISSES_PER_HALVING = 4;
+    static final int MISSES_PER_HALVING = SpinBudget.FAILURES_PER_HALVING;
 
     /** A linger that never lingers. */
     static final LoopLinger NONE = new LoopLinger(null, 0);
 
     private final SingleThreadEventExecutor loop;
-    private final long cap;
-    private long budget;
-    private int missesInARow;
+    private final SpinBudget budget;
     private boolean queued;
     /** When the last delivery that did not linger happened ({@link System#nanoTime()}), or 0. */
     private long unlingeredAt;
@@ -49,16 +47,15 @@ final class LoopLinger implements Runnable {
      */
     LoopLinger(EventExecutor loop, long capNanos) {
         this.loop = loop instanceof SingleThreadEventExecutor ? (SingleThreadEventExecutor) loop : null;
-        this.cap = this.loop == null ? 0 : capNanos;
-        this.budget = this.cap;
+        this.budget = new SpinBudget(this.loop == null ? 0 : capNanos);
     }
 
     /** Loop: messages went to a reader that is awake; linger after this read, if the budget allows. */
     void delivered() {
-        if (cap == 0 || queued) {
+        if (budget.cap() == 0 || queued) {
             return;
         }
-        if (budget > 0) {
+        if (budget.nanos() > 0) {
             queued = true;
             loop.execute(this); // from the loop thread: queued, no wake-up
         } else {
@@ -80,6 +77,7 @@ final class LoopLinger implements Runnable {
         queued = false;
         lingers++;
         long start = System.nanoTime();
+        long limit = budget.nanos();
         long waited;
         do {
             if (loop.pendingTasks() > 0) {
@@ -89,34 +87,30 @@ final class LoopLinger implements Runnable {
             }
             Thread.yield(); // the answering thread may need this very CPU
             waited = System.nanoTime() - start;
-        } while (waited < budget);
+        } while (waited < limit);
         learnMiss();
     }
 
     /** A linger ended with a task after {@code waited} ns. */
     void learnHit(long waited) {
-        missesInARow = 0;
-        budget = Math.min(cap, Math.max(budget, 2 * waited));
+        budget.paid(2 * waited);
     }
 
     /** A linger ran out. */
     void learnMiss() {
-        if (++missesInARow >= MISSES_PER_HALVING) {
-            missesInARow = 0;
-            budget >>>= 1;
-        }
+        budget.failed();
     }
 
     /** While the budget is zero: a writer's drain task came {@code after} ns after a delivery. */
     void learnUnlingered(long after) {
-        if (budget == 0 && after <= cap) {
-            budget = Math.max(1, cap / 4);
+        if (budget.nanos() == 0 && after <= budget.cap()) {
+            budget.regrow();
         }
     }
 
     /** The budget now, ns (for tests). */
     long budget() {
-        return budget;
+        return budget.nanos();
     }
 
     /** How many lingers ran, and how many of them ended with a task (for tests). */

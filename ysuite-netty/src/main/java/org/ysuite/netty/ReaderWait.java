@@ -22,7 +22,7 @@ import org.ysuite.YSemaphore;
  * {@code 2t}; a park whose message came within the cap raises it to the time measured (which
  * includes the wake-up, so it errs long), and a park shorter than
  * {@value Budget#SHORT_PARK_NANOS} ns (about a wake-up) doubles it, from a quarter of the cap if it
- * was lower; all at most the cap. Every {@value Budget#FAILURES_PER_HALVING}th wait in a row that
+ * was lower; all at most the cap. Every {@value SpinBudget#FAILURES_PER_HALVING}th wait in a row that
  * took longer than both the cap and that bound halves it, down to zero, so a sparse stream soon
  * spins not at all; its parks still measure the waits, so a stream that becomes dense again gets
  * its spin back.
@@ -88,7 +88,7 @@ final class ReaderWait {
         Budget kind = replyDue && reader == me ? reply : other;
         reader = me;
         replyDue = false;
-        long budget = kind.nanos;
+        long budget = kind.nanos();
         long start = System.nanoTime();
         if (budget > 0 && !(WaitPolicy.isVirtual(me) && WaitPolicy.virtualThreadSpins() == 0)) {
             long waited;
@@ -141,9 +141,11 @@ final class ReaderWait {
         return reply;
     }
 
-    /** An adaptive spin budget in nanoseconds, at most a cap; the reading thread's only. */
-    static final class Budget {
-        static final int FAILURES_PER_HALVING = 4;
+    /**
+     * The reader's spin budget (the reading thread's only): what a wait of the reader tells
+     * {@link SpinBudget}.
+     */
+    static final class Budget extends SpinBudget {
         /**
          * A park shorter than this brought a message about as soon as a wake-up could (one costs
          * tens of microseconds on a virtual machine, more than a cap of a few): the same bound as
@@ -154,31 +156,19 @@ final class ReaderWait {
          */
         static final long SHORT_PARK_NANOS = 60_000L;
 
-        private final long cap;
-        private long nanos;
-        private int failuresInARow;
-
         Budget(long cap) {
-            this.cap = cap;
-            this.nanos = cap;
+            super(cap);
         }
 
         /** A wait took {@code waited} ns: to the message if caught spinning, to the wake-up if {@code parked}. */
         void learn(long waited, boolean parked) {
-            if (waited <= cap) {
-                failuresInARow = 0;
-                nanos = Math.min(cap, Math.max(nanos, parked ? waited : 2 * waited));
+            if (waited <= cap()) {
+                paid(parked ? waited : 2 * waited);
             } else if (parked && waited < SHORT_PARK_NANOS) {
-                failuresInARow = 0;
-                nanos = Math.min(cap, Math.max(2 * nanos, cap / 4));
-            } else if (++failuresInARow >= FAILURES_PER_HALVING) {
-                failuresInARow = 0;
-                nanos >>>= 1;
+                regrow();
+            } else {
+                failed();
             }
-        }
-
-        long nanos() {
-            return nanos;
         }
     }
 }
