@@ -240,8 +240,8 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     @Override
     public void onMessage(ByteBuffer buffer, int offset, int length) {
         drainedBytes += 4 + length;
-        ByteBuf small = chunk;
-        if (length <= SmallCopy.MAX_BYTES && small != null && small.writableBytes() >= 4 + length) {
+        ByteBuf small;
+        if (length <= SmallCopy.MAX_BYTES && (small = chunk()).writableBytes() >= 4 + length) {
             // A small frame that fits the batch buffer whole: header and payload by words, not
             // by a bulk copy that costs more than the message (see SmallCopy).
             small.writeInt(length);
