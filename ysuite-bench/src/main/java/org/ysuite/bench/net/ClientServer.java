@@ -20,7 +20,7 @@ import java.nio.ByteBuffer;
 public final class ClientServer {
 
     /** The least warm-up time per peer, as JMH's default plan gives its benchmarks (3 × 500 ms): {@value} ns. */
-    static final long WARMUP_NANOS = 1_500_000_000L;
+    public static final long WARMUP_NANOS = 1_500_000_000L;
     /** Timed passes per run; the median one is the result. */
     public static final int TIMED_PASSES = 5;
 
@@ -75,8 +75,10 @@ public final class ClientServer {
                     sent += warm;
                     run(client, server, twoWay, warm, sent);
                 } while (System.nanoTime() - w0 < WARMUP_NANOS);
-                Measured[] passes = new Measured[TIMED_PASSES];
-                for (int i = 0; i < passes.length; i++) {
+                double[] rates = new double[TIMED_PASSES];
+                double[] clientCpu = new double[TIMED_PASSES];
+                double[] serverCpu = new double[TIMED_PASSES];
+                for (int i = 0; i < TIMED_PASSES; i++) {
                     double c0 = NetCpu.self();
                     double s0 = NetCpu.nanos(server.pid());
                     long t0 = System.nanoTime();
@@ -84,21 +86,26 @@ public final class ClientServer {
                     run(client, server, twoWay, n, sent);
                     long ns = System.nanoTime() - t0;
                     // the one-way server has counted the last message (END) when run returns
-                    passes[i] = new Measured(n * 1e9 / ns, (NetCpu.self() - c0) / n,
-                            (NetCpu.nanos(server.pid()) - s0) / n, null);
+                    rates[i] = n * 1e9 / ns;
+                    clientCpu[i] = (NetCpu.self() - c0) / n;
+                    serverCpu[i] = (NetCpu.nanos(server.pid()) - s0) / n;
                 }
-                double[] rates = new double[passes.length];
-                for (int i = 0; i < rates.length; i++) {
-                    rates[i] = passes[i].rate;
-                }
-                Measured[] byRate = passes.clone();
-                java.util.Arrays.sort(byRate, java.util.Comparator.comparingDouble(Measured::rate));
-                Measured median = byRate[byRate.length / 2];
-                return new Measured(median.rate, median.clientCpuNs, median.serverCpuNs, rates);
+                int median = medianIndex(rates);
+                return new Measured(rates[median], clientCpu[median], serverCpu[median], rates);
             } finally {
                 client.close();
             }
         }
+    }
+
+    /** The index of the median of {@code values} (an odd count). */
+    private static int medianIndex(double[] values) {
+        Integer[] order = new Integer[values.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, java.util.Comparator.comparingDouble(i -> values[i]));
+        return order[order.length / 2];
     }
 
     /**
@@ -107,7 +114,7 @@ public final class ClientServer {
      * @param rate messages (two-way: requests) per second
      * @param clientCpuNs CPU of the client process per message, ns (NaN off Linux)
      * @param serverCpuNs CPU of the server process per message, ns (NaN off Linux)
-     * @param passRates every timed pass's rate, in the order run (null for a single pass)
+     * @param passRates every timed pass's rate, in the order run
      */
     public record Measured(double rate, double clientCpuNs, double serverCpuNs, double[] passRates) {
     }

@@ -219,7 +219,8 @@ final class NetReport {
         out.append("\nTwo-way: a request of two ints answered by their sum; one-way: one int per message, then an empty"
                 + " message after which the server reports its count (checked). Wall-clock of each timed pass, the median of "
                 + org.ysuite.bench.net.ClientServer.TIMED_PASSES + " passes, after an"
-                + " untimed warm-up on the same connection (passes of a tenth of one, for at least 1.5 s). CPU: the on-CPU time of every thread of the"
+                + " untimed warm-up on the same connection (passes of a tenth of one, for at least "
+                + org.ysuite.bench.net.ClientServer.WARMUP_NANOS / 1e9 + " s). CPU: the on-CPU time of every thread of the"
                 + " client process (this JVM) and of the server process (/proc/PID/task/*/schedstat) over the median pass,"
                 + " per message.\n");
     }

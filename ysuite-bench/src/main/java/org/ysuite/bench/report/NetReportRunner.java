@@ -195,7 +195,8 @@ final class NetReportRunner {
                 + " round trips per peer after " + mode.roundTrip[2] + " untimed, client in this JVM\n"
                 + "- seed 002: " + mode.twoWayMessages + " two-way requests and " + mode.oneWayMessages
                 + " one-way messages per pass, the median of " + ClientServer.TIMED_PASSES
-                + " timed passes after at least 1.5 s of warm-up passes, client and server in two JVMs\n"
+                + " timed passes after at least " + ClientServer.WARMUP_NANOS / 1e9
+                + " s of warm-up passes, client and server in two JVMs\n"
                 + "- " + vethNote + "\n"
                 + "- load average (1/5/15 min) before: " + loadBefore + ", after: " + ReportRunner.loadAverage() + "\n"
                 + "- run time: " + seconds + " s\n";
