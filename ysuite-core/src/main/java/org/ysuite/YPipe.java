@@ -43,9 +43,10 @@ import java.util.function.Predicate;
  * item (a multipart message is delivered whole or not at all).
  *
  * <p>Exactly one thread may act as the writer ({@code write}, {@code unwrite}, {@code flush}) and
- * one as the reader ({@code checkRead}, {@code read}, {@code readBatch}, {@code probe}) at a time;
- * handing a side to another thread needs its own happens-before edge. Every operation is wait-free:
- * a bounded number of steps and at most one atomic instruction on {@code c}.
+ * one as the reader ({@code checkRead}, {@code read}, {@code readBatch}, {@code readBatchAwake},
+ * {@code probe}) at a time; handing a side to another thread needs its own happens-before edge.
+ * Every operation is wait-free: a bounded number of steps and at most one atomic instruction on
+ * {@code c}.
  *
  * <h2>Misuse</h2>
  * A reader call made while another thread runs a {@code readBatch} handler (or a {@code probe}
@@ -300,10 +301,24 @@ public final class YPipe<T> extends YPipeSpares {
 
     /**
      * Like {@link #readBatch} but never spins and never puts the reader to sleep: {@code 0}
-     * leaves the reader awake, so the writer will not signal and the caller must look again
-     * (a {@link YMailbox} reader spinning over its awake pipes).
+     * leaves the reader awake, so the writer's flushes keep returning {@code true} and nobody
+     * signals. The caller must look again by itself, and end with {@link #readBatch} (or
+     * {@link #checkRead}) when it means to sleep: a reader that polls between other work, such as
+     * a {@link YMailbox} reader spinning over its awake pipes, or an event loop's task that looks
+     * once more in the loop's next turn.
+     *
+     * @param handler called once per item, as for {@link #readBatch}
+     * @return how many items were handed over; {@code 0} if none was flushed (the reader stays
+     *     awake)
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if called from inside a {@code readBatch} handler, or while
+     *     another thread runs one (see Misuse above)
      */
-    int readBatchAwake(Consumer<? super T> handler) {
+    public int readBatchAwake(Consumer<? super T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (batchReader != null) {
+            throw busyReader("readBatchAwake");
+        }
         return checkReadPositionsAwake() ? drainPrefetched(handler) : 0;
     }
 

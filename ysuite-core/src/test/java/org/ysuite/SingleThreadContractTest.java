@@ -69,6 +69,7 @@ class SingleThreadContractTest {
         assertSecondReaderRefused(pipe::checkRead);
         assertSecondReaderRefused(() -> pipe.readBatch(item -> { }));
         assertSecondReaderRefused(() -> pipe.probe(item -> true));
+        assertSecondReaderRefused(() -> pipe.readBatchAwake(item -> { }));
         reader.release();
         assertEquals(2, handed[0], "the refused calls took nothing");
         assertEquals(null, pipe.read());

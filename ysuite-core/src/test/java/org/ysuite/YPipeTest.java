@@ -173,6 +173,27 @@ class YPipeTest {
     }
 
     @Test
+    void readBatchAwakeNeverPutsTheReaderToSleep() {
+        YPipe<Integer> pipe = new YPipe<>(4);
+        List<Integer> got = new ArrayList<>();
+        assertEquals(0, pipe.readBatchAwake(got::add), "nothing flushed yet");
+        for (int i = 0; i < 10; i++) {
+            pipe.write(i);
+        }
+        assertTrue(pipe.flush(), "an empty readBatchAwake left the reader awake: no signal");
+        assertEquals(10, pipe.readBatchAwake(got::add));
+        assertEquals(0, pipe.readBatchAwake(got::add));
+        pipe.write(10);
+        assertTrue(pipe.flush(), "still awake after finding the pipe empty");
+        assertEquals(1, pipe.readBatchAwake(got::add));
+        assertEquals(0, pipe.readBatch(got::add), "the sleeping look");
+        pipe.write(11);
+        assertFalse(pipe.flush(), "readBatch returning 0 put the reader to sleep");
+        assertEquals(1, pipe.readBatchAwake(got::add), "the signalled item, taken without sleeping");
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), got);
+    }
+
+    @Test
     void readBatchAfterPartialReadHandsOverThePrefetchedRest() {
         YPipe<Integer> pipe = new YPipe<>();
         for (int i = 0; i < 5; i++) {
@@ -220,6 +241,7 @@ class YPipeTest {
         assertEquals("value", npe.getMessage());
         assertThrows(NullPointerException.class, () -> pipe.write(null, true));
         assertThrows(NullPointerException.class, () -> pipe.readBatch(null));
+        assertThrows(NullPointerException.class, () -> pipe.readBatchAwake(null));
         assertThrows(NullPointerException.class, () -> pipe.probe(null));
     }
 

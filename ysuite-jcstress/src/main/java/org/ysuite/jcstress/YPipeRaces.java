@@ -182,6 +182,51 @@ public final class YPipeRaces {
     }
 
     /**
+     * YPipe: the writer's flush racing a reader that first looks without sleeping
+     * ({@code readBatchAwake}, as {@code LoopMailbox}'s drain does one turn later) and then reads
+     * until it sleeps. The awake look leaves {@code c} alone, so a flush before the sleeping CAS
+     * succeeds and that CAS (or a later read) must take its item. Same outcomes as
+     * {@link YPipeRaces.FlushVsSleep}: writer r1 (1 = flush said "awake"), reader r2 (items taken
+     * by both looks), arbiter r3 (what is left after the owed wake-up).
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "reader awake: one of its looks took the item; no signal owed")
+    @Outcome(id = "0, 0, 1", expect = ACCEPTABLE, desc = "reader asleep first: flush owes the signal; the item waits for it")
+    @Outcome(id = "1, 0, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP: reader asleep, item pending, flush said awake")
+    @Outcome(expect = FORBIDDEN, desc = "item lost, duplicated, or a spurious 'asleep'")
+    @State
+    public static class FlushVsAwakeLookThenSleep {
+
+        private final YPipe<Integer> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
+        private int seq;
+
+        /** Leaves the reader awake with nothing prefetched. */
+        public FlushVsAwakeLookThenSleep() {
+            awakeAndEmpty(pipe);
+        }
+
+        @Actor
+        public void writer(III_Result r) {
+            pipe.write(1);
+            r.r1 = pipe.flush() ? 1 : 0;
+        }
+
+        @Actor
+        public void reader(III_Result r) {
+            pipe.readBatchAwake(v -> seq = Seq.append(seq, v));
+            for (Integer v; (v = pipe.read()) != null; ) {
+                seq = Seq.append(seq, v);
+            }
+            r.r2 = seq;
+        }
+
+        @Arbiter
+        public void afterWakeUp(III_Result r) {
+            r.r3 = readAll(pipe);
+        }
+    }
+
+    /**
      * YPipe: a three-part message (two incomplete parts, then the last) with a flush between the
      * parts, racing the reader. Incomplete items are never flushed, so the reader sees the whole
      * message or nothing — a consumer seeing "1" or "12" has seen a half-written message.

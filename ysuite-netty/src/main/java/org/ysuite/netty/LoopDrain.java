@@ -29,12 +29,22 @@ import org.ysuite.YPipe;
  * The task happens-after the flush that queued it ({@code execute} hands it over through Netty's
  * queue), and the pipe's own protocol makes every flushed message visible to its reader.
  *
+ * <h2>One more look before the pipe sleeps</h2>
+ * A task that delivered something does not put the pipe to sleep: it looks again in the loop's
+ * next turn, and only a look that finds nothing swaps the pipe to asleep. A sender that answers
+ * the loop's last delivery (a request and its response, a producer paced by the loop) then finds
+ * the pipe awake and queues no task: the loop takes the message in that turn, as
+ * {@code execute}'s loop takes a task queued before it went back to {@code epoll_wait}. The cost
+ * is one turn of the loop per burst, a non-blocking I/O pass ({@code epoll_wait} with no timeout)
+ * and one look at the pipe: the loop blocks again once a whole turn brought nothing.
+ *
  * <h2>Budget</h2>
  * A task delivers at most the batch limit, then goes on in its next turn, after the loop's next I/O
  * pass (a task queued at the end of this turn, {@code executeAfterEventLoopIteration}: a task that
  * queued itself directly would run again within the same {@code runAllTasks}, which checks its
- * time budget only every 64 tasks and, during a shutdown, runs until the queue is empty). The pipe
- * stays awake meanwhile, so its writer queues nothing.
+ * time budget only every 64 tasks and, during a shutdown, runs until the queue is empty). The
+ * look of the section above is such a continuation too. The pipe stays awake meanwhile, so its
+ * writer queues nothing.
  *
  * @param <T> the type of the messages
  */
@@ -141,7 +151,11 @@ final class LoopDrain<T> {
         }
     }
 
-    /** Loop thread: delivers until the pipe is empty (and so asleep), or the budget is spent. */
+    /**
+     * Loop thread: delivers until the pipe is empty or the budget is spent. A turn that delivered
+     * leaves the pipe awake and looks once more in the loop's next turn; only a look that finds
+     * nothing puts the pipe to sleep (see the class doc).
+     */
     private void drain(Pipe p) {
         if (draining) {
             return; // cannot happen: a handler never runs the loop's tasks
@@ -150,18 +164,22 @@ final class LoopDrain<T> {
         long before = deliveredOnLoop;
         try {
             int budget = batchLimit;
-            for (;;) {
-                // A readBatch that finds nothing puts the pipe to sleep: the writer's next flush
-                // queues the task again.
-                int n = p.pipe.readBatch(deliver);
-                if (n == 0) {
-                    return;
-                }
+            int n;
+            while ((n = p.pipe.readBatchAwake(deliver)) > 0) { // never sleeps
                 budget -= n;
                 if (budget <= 0) {
-                    continueLater(p); // the pipe stays awake: its writer queues nothing meanwhile
-                    return;
+                    break;
                 }
+            }
+            if (budget < batchLimit) {
+                continueLater(p); // the pipe stays awake: its writer queues nothing meanwhile
+                return;
+            }
+            // Nothing this turn: a readBatch that finds nothing puts the pipe to sleep, and the
+            // writer's next flush queues the task again. A flush that landed since the look above
+            // is taken here instead (the same CAS decides), and looked after once more.
+            if (p.pipe.readBatch(deliver) > 0) {
+                continueLater(p);
             }
         } finally {
             draining = false;

@@ -42,10 +42,12 @@ import org.ysuite.YSocketPair;
  *
  * <h2>Draining</h2>
  * The handler runs on the loop thread only. A woken pipe's task delivers its messages in batches
- * until the pipe is empty, which puts the loop to sleep on it again (the next flush queues the
- * task again). After {@link Builder#batchLimit} messages in one go it stops, lets the loop finish
- * its turn and serve its sockets, and goes on in the loop's next turn; the pipe stays awake
- * meanwhile, so its sender queues nothing.
+ * until the pipe is empty, and looks once more in the loop's next turn: a sender that answers a
+ * delivery meanwhile finds the pipe awake and queues nothing. Only a look that finds nothing puts
+ * the loop to sleep on the pipe again (the next flush queues the task again). After
+ * {@link Builder#batchLimit} messages in one go it stops, lets the loop finish its turn and serve
+ * its sockets, and goes on in the loop's next turn; the pipe stays awake meanwhile, so its sender
+ * queues nothing.
  *
  * <p>A handler that throws does not end the batch: the exception is passed to the failure handler
  * ({@link Builder#onHandlerFailure}; by default it is logged at {@code WARN} through Netty's
