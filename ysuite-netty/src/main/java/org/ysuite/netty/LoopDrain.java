@@ -30,13 +30,15 @@ import org.ysuite.YPipe;
  * queue), and the pipe's own protocol makes every flushed message visible to its reader.
  *
  * <h2>One more look before the pipe sleeps</h2>
- * A task that delivered something does not put the pipe to sleep: it looks again in the loop's
- * next turn, and only a look that finds nothing swaps the pipe to asleep. A sender that answers
- * the loop's last delivery (a request and its response, a producer paced by the loop) then finds
- * the pipe awake and queues no task: the loop takes the message in that turn, as
- * {@code execute}'s loop takes a task queued before it went back to {@code epoll_wait}. The cost
- * is one turn of the loop per burst, a non-blocking I/O pass ({@code epoll_wait} with no timeout)
- * and one look at the pipe: the loop blocks again once a whole turn brought nothing.
+ * A task that delivered a few messages (fewer than {@link #LOOK_AGAIN_BELOW}) does not put the
+ * pipe to sleep: it looks again in the loop's next turn, and only a look that finds nothing swaps
+ * the pipe to asleep. A sender that answers the loop's last delivery (a request and its response,
+ * a producer paced by the loop) then finds the pipe awake and queues no task: the loop takes the
+ * message in that turn, as {@code execute}'s loop takes a task queued before it went back to
+ * {@code epoll_wait}. The cost is one turn of the loop per burst, a non-blocking I/O pass
+ * ({@code epoll_wait} with no timeout) and one look at the pipe: the loop blocks again once a
+ * whole turn brought nothing. A task that delivered a larger batch drains the pipe and puts it to
+ * sleep at once, as a dense stream's wake-up is shared by many messages.
  *
  * <h2>Budget</h2>
  * A task delivers at most the batch limit, then goes on in its next turn, after the loop's next I/O
@@ -49,6 +51,14 @@ import org.ysuite.YPipe;
  * @param <T> the type of the messages
  */
 final class LoopDrain<T> {
+
+    /**
+     * A turn that delivered fewer messages than this looks again in the loop's next turn before
+     * the pipe sleeps. A larger batch means the writer is well ahead of the loop: its next wake-up
+     * is shared by as many messages, and a loop that sleeps gives the CPU back to the writers
+     * (a loop that kept looking at a dense stream would poll without end).
+     */
+    static final int LOOK_AGAIN_BELOW = 64;
 
     private static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(LoopMailbox.class);
 
@@ -153,8 +163,9 @@ final class LoopDrain<T> {
 
     /**
      * Loop thread: delivers until the pipe is empty or the budget is spent. A turn that delivered
-     * leaves the pipe awake and looks once more in the loop's next turn; only a look that finds
-     * nothing puts the pipe to sleep (see the class doc).
+     * fewer than {@link #LOOK_AGAIN_BELOW} messages leaves the pipe awake and looks once more in
+     * the loop's next turn; any other turn ends with the look that puts the pipe to sleep (see the
+     * class doc).
      */
     private void drain(Pipe p) {
         if (draining) {
@@ -168,18 +179,24 @@ final class LoopDrain<T> {
             while ((n = p.pipe.readBatchAwake(deliver)) > 0) { // never sleeps
                 budget -= n;
                 if (budget <= 0) {
-                    break;
+                    continueLater(p); // the pipe stays awake: its writer queues nothing meanwhile
+                    return;
                 }
             }
-            if (budget < batchLimit) {
-                continueLater(p); // the pipe stays awake: its writer queues nothing meanwhile
+            int taken = batchLimit - budget;
+            if (taken > 0 && taken < LOOK_AGAIN_BELOW) {
+                continueLater(p); // one more look next turn, the pipe awake
                 return;
             }
-            // Nothing this turn: a readBatch that finds nothing puts the pipe to sleep, and the
-            // writer's next flush queues the task again. A flush that landed since the look above
-            // is taken here instead (the same CAS decides), and looked after once more.
-            if (p.pipe.readBatch(deliver) > 0) {
-                continueLater(p);
+            // Nothing this turn, or a dense stream: a readBatch that finds nothing puts the pipe
+            // to sleep, and the writer's next flush queues the task again. A flush that landed
+            // since the look above is taken here instead (the same CAS decides).
+            while ((n = p.pipe.readBatch(deliver)) > 0) {
+                budget -= n;
+                if (budget <= 0) {
+                    continueLater(p);
+                    return;
+                }
             }
         } finally {
             draining = false;

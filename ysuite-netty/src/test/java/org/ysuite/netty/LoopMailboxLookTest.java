@@ -62,6 +62,49 @@ class LoopMailboxLookTest {
         }
     }
 
+    /**
+     * A dense stream (a batch of {@link LoopDrain#LOOK_AGAIN_BELOW} or more in one turn) is drained
+     * and the pipe put to sleep at once: the loop does not poll a writer that is far ahead.
+     */
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aLargeBatchPutsThePipeToSleepWithoutAnotherLook(Transport transport) throws Exception {
+        MultiThreadIoEventLoopGroup group = transport.newGroup();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch drained = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(1);
+        try {
+            IoEventLoop loop = group.next();
+            int batch = LoopDrain.LOOK_AGAIN_BELOW;
+            CountDownLatch all = new CountDownLatch(batch + 1);
+            LoopMailbox<Integer> box = transport.<Integer>builder(loop, m -> {
+                if (m == batch - 1) {
+                    loop.execute(() -> { // after the drain task, before any look of the next turn
+                        drained.countDown();
+                        awaitOrFail(answered, "the test thread did not send");
+                    });
+                }
+                all.countDown();
+            }).register();
+            box.registrationFuture().get(10, TimeUnit.SECONDS);
+            LoopMailbox.Sender<Integer> out = box.newSender();
+            LoopHold.hold(loop, release);
+            for (int i = 0; i < batch; i++) {
+                out.send(i); // the first queues the drain task; the loop takes them in one turn
+            }
+            release.countDown();
+            awaitOrFail(drained, "the loop did not deliver the batch");
+            out.send(batch);
+            answered.countDown();
+            awaitOrFail(all, "the message after the batch was not delivered");
+            assertEquals(2, box.wakeups(), "the pipe stayed awake after a batch of " + batch);
+        } finally {
+            release.countDown();
+            answered.countDown();
+            Transport.shutdown(group);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Transport.class)
     void aLoopThatBlocksHasPutThePipeToSleepSoTheNextSendWakesIt(Transport transport) throws Exception {
