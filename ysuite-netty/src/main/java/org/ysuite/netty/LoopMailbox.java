@@ -42,9 +42,10 @@ import org.ysuite.YSocketPair;
  *
  * <h2>Draining</h2>
  * The handler runs on the loop thread only. A woken pipe's task delivers its messages in batches
- * until the pipe is empty, and looks once more in the loop's next turn: a sender that answers a
- * delivery meanwhile finds the pipe awake and queues nothing. Only a look that finds nothing puts
- * the loop to sleep on the pipe again (the next flush queues the task again). After
+ * until the pipe is empty. If it delivered fewer than 64, it looks once more in the loop's next
+ * turn: a sender that answers a delivery meanwhile finds the pipe awake and queues nothing. Only a
+ * look that finds nothing, or a turn that delivered 64 or more, puts the loop to sleep on the pipe
+ * again (the next flush queues the task again). After
  * {@link Builder#batchLimit} messages in one go it stops, lets the loop finish its turn and serve
  * its sockets, and goes on in the loop's next turn; the pipe stays awake meanwhile, so its sender
  * queues nothing.
