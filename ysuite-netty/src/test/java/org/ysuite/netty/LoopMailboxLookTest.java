@@ -29,8 +29,7 @@ class LoopMailboxLookTest {
     @EnumSource(Transport.class)
     void aSendMadeRightAfterADrainFindsThePipeAwakeAndQueuesNoTask(Transport transport) throws Exception {
         MultiThreadIoEventLoopGroup group = transport.newGroup();
-        CountDownLatch drained = new CountDownLatch(1);
-        CountDownLatch answered = new CountDownLatch(1);
+        AfterTheDrain after = new AfterTheDrain();
         try {
             IoEventLoop loop = group.next();
             List<String> seen = new CopyOnWriteArrayList<>();
@@ -38,26 +37,20 @@ class LoopMailboxLookTest {
             LoopMailbox<String> box = transport.<String>builder(loop, m -> {
                 seen.add(m);
                 if (m.equals("a")) {
-                    // Queued now, so it runs after the drain task that delivered "a" has returned
-                    // and before that task's next look (queued only at the end of this turn).
-                    loop.execute(() -> {
-                        drained.countDown();
-                        awaitOrFail(answered, "the test thread did not send");
-                    });
+                    after.holdTheLoop(loop);
                 }
                 both.countDown();
             }).register();
             box.registrationFuture().get(10, TimeUnit.SECONDS);
             LoopMailbox.Sender<String> out = box.newSender();
             out.send("a");
-            awaitOrFail(drained, "the loop did not deliver the first message");
-            out.send("b"); // the drain of "a" is over and its next look has not run yet
-            answered.countDown();
+            // the drain of "a" is over and its next look has not run yet
+            after.sendWhileHeld(() -> out.send("b"), "the loop did not deliver the first message");
             awaitOrFail(both, "the second message was not delivered");
             assertEquals(List.of("a", "b"), seen);
             assertEquals(1, box.wakeups(), "the send after the drain found the pipe asleep and queued a task");
         } finally {
-            answered.countDown(); // also when an assertion failed: the loop must be let go
+            after.letGo(); // also when an assertion failed: the loop must be let go
             Transport.shutdown(group);
         }
     }
@@ -71,18 +64,14 @@ class LoopMailboxLookTest {
     void aLargeBatchPutsThePipeToSleepWithoutAnotherLook(Transport transport) throws Exception {
         MultiThreadIoEventLoopGroup group = transport.newGroup();
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch drained = new CountDownLatch(1);
-        CountDownLatch answered = new CountDownLatch(1);
+        AfterTheDrain after = new AfterTheDrain();
         try {
             IoEventLoop loop = group.next();
             int batch = LoopDrain.LOOK_AGAIN_BELOW;
             CountDownLatch all = new CountDownLatch(batch + 1);
             LoopMailbox<Integer> box = transport.<Integer>builder(loop, m -> {
                 if (m == batch - 1) {
-                    loop.execute(() -> { // after the drain task, before any look of the next turn
-                        drained.countDown();
-                        awaitOrFail(answered, "the test thread did not send");
-                    });
+                    after.holdTheLoop(loop);
                 }
                 all.countDown();
             }).register();
@@ -93,14 +82,12 @@ class LoopMailboxLookTest {
                 out.send(i); // the first queues the drain task; the loop takes them in one turn
             }
             release.countDown();
-            awaitOrFail(drained, "the loop did not deliver the batch");
-            out.send(batch);
-            answered.countDown();
+            after.sendWhileHeld(() -> out.send(batch), "the loop did not deliver the batch");
             awaitOrFail(all, "the message after the batch was not delivered");
             assertEquals(2, box.wakeups(), "the pipe stayed awake after a batch of " + batch);
         } finally {
             release.countDown();
-            answered.countDown();
+            after.letGo();
             Transport.shutdown(group);
         }
     }
@@ -139,6 +126,36 @@ class LoopMailboxLookTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(message, e);
+        }
+    }
+
+    /**
+     * Holds the loop between a drain task and that task's next look, so that the test thread can
+     * send then: a task queued by the handler runs after the drain task that called the handler
+     * has returned, and before the look (queued only at the end of the loop's turn).
+     */
+    private static final class AfterTheDrain {
+        private final CountDownLatch held = new CountDownLatch(1);
+        private final CountDownLatch sent = new CountDownLatch(1);
+
+        /** Loop thread, from the handler. */
+        void holdTheLoop(IoEventLoop loop) {
+            loop.execute(() -> {
+                held.countDown();
+                awaitOrFail(sent, "the test thread did not send");
+            });
+        }
+
+        /** Test thread: waits for the hold, runs {@code send} while the loop is held, lets it go. */
+        void sendWhileHeld(Runnable send, String notHeld) {
+            awaitOrFail(held, notHeld);
+            send.run();
+            sent.countDown();
+        }
+
+        /** Lets the loop go if a test failed before it sent. */
+        void letGo() {
+            sent.countDown();
         }
     }
 
