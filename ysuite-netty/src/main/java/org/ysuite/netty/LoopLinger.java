@@ -16,19 +16,16 @@ import io.netty.util.concurrent.SingleThreadEventExecutor;
  * yields the CPU round by round (the reader that will answer may need it) and ends as soon as any
  * task is pending, or after its budget. The budget adapts as the reader's spin does, in time: a
  * linger that ended with a task after {@code t} raises it to {@code 2t}; every
- * {@value #MISSES_PER_HALVING}th linger in a row that ran out halves it, down to zero (a stream
- * whose reader does not answer, e.g. one-way traffic, soon lingers not at all); while it is zero,
- * a writer's drain task that comes within the cap of a delivery brings it back to a quarter of the
- * cap. All at most the cap; a cap of 0 never lingers. While the loop lingers it handles no I/O
- * for its other channels, which is why the budget is short and adaptive.
+ * {@value SpinBudget#FAILURES_PER_HALVING}th linger in a row that ran out halves it, down to zero
+ * (a stream whose reader does not answer, e.g. one-way traffic, soon lingers not at all); while it
+ * is zero, a writer's drain task that comes within the cap of a delivery brings it back to a
+ * quarter of the cap. All at most the cap; a cap of 0 never lingers. While the loop lingers it
+ * handles no I/O for its other channels, which is why the budget is short and adaptive.
  *
  * <p>Every field is the loop thread's only; {@link #NONE} is for a stream without a loop of this
  * kind (an embedded channel in tests).
  */
 final class LoopLinger implements Runnable {
-
-    /** Lingers in a row that ran out before the budget halves. */
-    static final int MISSES_PER_HALVING = SpinBudget.FAILURES_PER_HALVING;
 
     /** A linger that never lingers. */
     static final LoopLinger NONE = new LoopLinger(null, 0);

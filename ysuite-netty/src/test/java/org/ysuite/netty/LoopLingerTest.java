@@ -26,7 +26,7 @@ class LoopLingerTest {
     void answersGrowTheBudgetRunsOfMissesHalveItAndADrainSoonAfterADeliveryBringsItBack() {
         LoopLinger l = new LoopLinger(loop, 20_000);
         assertEquals(20_000, l.budget());
-        for (int i = 0; i < LoopLinger.MISSES_PER_HALVING - 1; i++) {
+        for (int i = 0; i < SpinBudget.FAILURES_PER_HALVING - 1; i++) {
             l.learnMiss();
         }
         assertEquals(20_000, l.budget(), "an odd miss costs nothing");
@@ -36,7 +36,7 @@ class LoopLingerTest {
         assertEquals(10_000, l.budget(), "a quick answer keeps it");
         l.learnHit(7_000);
         assertEquals(14_000, l.budget(), "an answer after t raises it to 2t");
-        for (int i = 0; i < 20 * LoopLinger.MISSES_PER_HALVING; i++) {
+        for (int i = 0; i < 20 * SpinBudget.FAILURES_PER_HALVING; i++) {
             l.learnMiss();
         }
         assertEquals(0, l.budget(), "a reader that never answers: no linger");
@@ -66,10 +66,10 @@ class LoopLingerTest {
     @Test
     void aLingerWithNothingPendingRunsOut() {
         LoopLinger l = new LoopLinger(loop, 200_000);
-        for (int i = 0; i < LoopLinger.MISSES_PER_HALVING; i++) {
+        for (int i = 0; i < SpinBudget.FAILURES_PER_HALVING; i++) {
             l.run(); // the idle loop has no task pending
         }
-        assertEquals(LoopLinger.MISSES_PER_HALVING, l.lingers());
+        assertEquals(SpinBudget.FAILURES_PER_HALVING, l.lingers());
         assertEquals(0, l.hits());
         assertEquals(100_000, l.budget());
     }
