@@ -299,7 +299,11 @@ public final class YMailbox<T> {
             if (n > 0 || wasClosed) {
                 return n; // closed: check read every pipe to its end; 0 means all handed over
             }
+            if (closed) {
+                continue; // closed during check, which may have taken the close's signal
+            }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
+            // A close from now on signals after setting the flag, and that signal ends the poll.
             waiter.poll(rounds);
             n = rounds.drain(writers, handler, true);
             if (n > 0) {
@@ -342,6 +346,9 @@ public final class YMailbox<T> {
             n = check(handler);
             if (n > 0 || wasClosed) {
                 return n;
+            }
+            if (closed) {
+                continue; // as in the untimed poll: the check may have taken the close's signal
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {

@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 
 /** {@link YMailbox#close()}: stops the reader, rejects writers, loses and duplicates nothing. */
@@ -35,7 +37,7 @@ class YMailboxCloseTest {
             }
         });
         reader.start();
-        assertTrue(polling.await(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(polling.await(60, TimeUnit.SECONDS));
         writer.send(1);
         writer.send(2);
         mailbox.close();
@@ -43,6 +45,75 @@ class YMailboxCloseTest {
         assertFalse(reader.isAlive(), "poll did not return after close");
         assertEquals(List.of(1, 2), got);
         assertTrue(mailbox.isClosed());
+    }
+
+    /**
+     * The close lands between the reader's look at the flag and its look at the signaler, so
+     * that look takes the close's signal. The reader must not then go to sleep: nobody else
+     * will signal a closed mailbox.
+     */
+    @Test
+    void aCloseWhoseSignalTheReadersCheckTakesStillEndsPoll() throws Exception {
+        for (boolean timed : new boolean[] {false, true}) {
+            CloseInsideCheck signaler = new CloseInsideCheck();
+            YMailbox<Integer> mailbox = new YMailbox<>(signaler, WaitPolicy.purePark());
+            signaler.mailbox = mailbox;
+            YMailbox.Writer<Integer> writer = mailbox.newWriter();
+            writer.send(1);
+            List<Integer> got = new ArrayList<>();
+            assertEquals(1, timed ? mailbox.poll(got::add, 1, TimeUnit.DAYS) : mailbox.poll(got::add));
+            signaler.closeInNextCheck = true;
+            assertEquals(0, timed ? mailbox.poll(got::add, 1, TimeUnit.DAYS) : mailbox.poll(got::add),
+                    "poll after close");
+            assertTrue(signaler.closed, "the close ran inside the reader's check");
+            assertEquals(List.of(1), got);
+        }
+    }
+
+    /** A pollset that closes its mailbox inside the reader's check, and fails a poll after it. */
+    private static final class CloseInsideCheck implements PollableSignaler {
+        private final YPollset pollset = new YPollset();
+        YMailbox<?> mailbox;
+        boolean closeInNextCheck;
+        boolean closed;
+
+        @Override
+        public void signal(int id) {
+            pollset.signal(id);
+        }
+
+        @Override
+        public int capacity() {
+            return pollset.capacity();
+        }
+
+        @Override
+        public int check(IntConsumer ids) {
+            if (closeInNextCheck) {
+                closeInNextCheck = false;
+                mailbox.close(); // same thread: the flag and the signal land before the check
+                closed = true;
+            }
+            return pollset.check(ids);
+        }
+
+        @Override
+        public int poll(IntConsumer ids) throws InterruptedException {
+            requireOpen();
+            return pollset.poll(ids);
+        }
+
+        @Override
+        public int poll(IntConsumer ids, long timeout, TimeUnit unit) throws InterruptedException {
+            requireOpen();
+            return pollset.poll(ids, timeout, unit);
+        }
+
+        private void requireOpen() {
+            if (closed) {
+                throw new AssertionError("the reader went to sleep after the close had signalled");
+            }
+        }
     }
 
     @Test
