@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 import jnr.ffi.Pointer;
 import org.ysuite.internal.OfdLock;
@@ -38,6 +39,8 @@ final class SharedPipeFileSystem {
     private static final int S_IFMT = 0170000;
     private static final int S_IFREG = 0100000;
     /** Longest sleep between two looks while waiting for a file (inotify usually ends it first). */
+    /** How long {@link #delete} waits for a side marked CLOSED to drop its lock. */
+    static final long CLOSING_SIDE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long MAX_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private SharedPipeFileSystem() {
@@ -251,12 +254,8 @@ final class SharedPipeFileSystem {
                         throw new IOException(target + " is not a pipe file (no \"YSPIPE01\" magic): not deleted");
                     }
                     Pointer flock = OfdLock.newFlock();
-                    if (!OfdLock.tryLock(fd, writerLockByte, flock)) {
-                        throw taken(target, ch, true);
-                    }
-                    if (!OfdLock.tryLock(fd, readerLockByte, flock)) {
-                        throw taken(target, ch, false);
-                    }
+                    lockSide(target, fd, ch, writerLockByte, true, flock);
+                    lockSide(target, fd, ch, readerLockByte, false, flock);
                 }
                 // Holding both locks: no side of this file can be opened until fd is closed. The
                 // name may have been replaced before we locked (a racing delete and create): then
@@ -277,6 +276,37 @@ final class SharedPipeFileSystem {
                 throw new IOException("cannot delete " + target + ": its file keeps being replaced");
             }
         }
+    }
+
+    /**
+     * Takes a side's lock for {@link #delete}. A side whose state in the file is CLOSED while its
+     * lock is held is a close between its CLOSED mark and its unlock (a peer that saw the mark
+     * deletes at once): wait for that unlock, at most {@link #CLOSING_SIDE_WAIT_NANOS}.
+     *
+     * @throws PipeSideTakenException if the side is held open, or stays locked that long
+     */
+    private static void lockSide(Path target, int fd, FileChannel ch, long lockByte, boolean writer,
+            Pointer flock) throws IOException {
+        if (OfdLock.tryLock(fd, lockByte, flock)) {
+            return;
+        }
+        long deadline = System.nanoTime() + CLOSING_SIDE_WAIT_NANOS;
+        long park = 10_000;
+        while (sideState(ch, writer) == SharedPipeDescriptor.CLOSED && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(park);
+            park = Math.min(2 * park, 1_000_000);
+            if (OfdLock.tryLock(fd, lockByte, flock)) {
+                return;
+            }
+        }
+        throw taken(target, ch, writer);
+    }
+
+    /** The side's state word as the file holds it now (any value: it is only compared). */
+    private static int sideState(FileChannel ch, boolean writer) throws IOException {
+        ByteBuffer state = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+        int n = ch.read(state, writer ? SharedPipeDescriptor.WRITER_AT : SharedPipeDescriptor.READER_AT);
+        return n == 4 ? state.getInt(0) : -1;
     }
 
     private static PipeSideTakenException taken(Path target, FileChannel ch, boolean writer) throws IOException {

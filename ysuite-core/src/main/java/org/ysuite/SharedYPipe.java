@@ -169,6 +169,10 @@ public final class SharedYPipe {
      * first, so no process can open a side while it deletes; a symbolic link at {@code file} is
      * not followed (it is {@link java.nio.file.FileSystemException}, and nothing is deleted).
      *
+     * <p>A side that has marked itself closed in the file but still holds its lock is finishing
+     * its {@code close()} (a reader learns of the writer's close from that mark, and may delete at
+     * once): this waits for it, at most 10 seconds, before it reports the side taken.
+     *
      * @param file the pipe file
      * @return {@code true} if it was deleted, {@code false} if there was no file
      * @throws PipeSideTakenException if a live process holds a side (the message names it); the

@@ -306,6 +306,39 @@ class SharedPipeFileTest extends SharedPipeFileFixture {
         assertTrue(Files.exists(file));
     }
 
+    /**
+     * A side that has marked CLOSED in the file but not yet dropped its lock is a close between
+     * its mark and its unlock: a consumer that saw the mark and deletes waits for the unlock.
+     */
+    @Test
+    void deleteWaitsForASideThatMarkedClosedToDropItsLock() throws Exception {
+        SharedYPipe.createWriter(file, 4096).close(); // the writer's state in the file: CLOSED
+        int fd = Posix.openNoFollow(file, false);
+        CompletableFuture<Boolean> deleted;
+        Thread deleter;
+        try {
+            assertTrue(OfdLock.tryLock(fd, SharedPipeFile.lockByte(true), OfdLock.newFlock()),
+                    "the writer's lock, held as a closing writer holds it");
+            deleted = new CompletableFuture<>();
+            deleter = new Thread(() -> {
+                try {
+                    deleted.complete(SharedYPipe.delete(file));
+                } catch (Throwable t) {
+                    deleted.completeExceptionally(t);
+                }
+            });
+            deleter.start();
+            while (deleter.getState() != Thread.State.TIMED_WAITING && deleter.isAlive()) {
+                Thread.onSpinWait(); // until the delete waits for the lock (or has given up)
+            }
+            assertFalse(deleted.isDone(), () -> "delete did not wait for the closing side: " + deleted);
+        } finally {
+            Posix.closeQuietly(fd); // the closing writer's unlock
+        }
+        assertTrue(deleted.get(60, TimeUnit.SECONDS));
+        assertFalse(Files.exists(file, LinkOption.NOFOLLOW_LINKS));
+    }
+
     @Test
     void replaceStaleReplacesAFileNobodyHoldsAndNoOther() throws Exception {
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
