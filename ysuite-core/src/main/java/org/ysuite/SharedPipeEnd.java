@@ -64,6 +64,8 @@ abstract class SharedPipeEnd implements AutoCloseable {
     private final AtomicBoolean released = new AtomicBoolean();
     /** The side's last act (final flush, CLOSED, the peer's wake-up) has been done. */
     private final AtomicBoolean finished = new AtomicBoolean();
+    /** True while the thread inside runs the caller's code (a handler); that thread's own. */
+    boolean inCallback;
     /** The thread sleeping in this side's wait, for close() to unpark a virtual one. */
     private volatile Thread sleeper;
 
@@ -211,8 +213,31 @@ abstract class SharedPipeEnd implements AutoCloseable {
     // Side guard and close
     // ------------------------------------------------------------------------------------------
 
+    // A late fault. JDK 17 to 20 report a fault of a load or store on a lost page of the mapping
+    // not at the access but at the thread's next call into the VM: a native method (futex, or a
+    // CAS that the interpreter or C1 calls rather than inlines), a method's entry (a compile
+    // request), an allocation's slow path, an exception's stack trace. That call may be one of
+    // the guard's CASes, and the error may come after the CAS took effect; or the entry of exit(),
+    // and the operation then ends with the side still BUSY. So entering and leaving look at the
+    // word again after such an error; close() and finishOnce() take any such error
+    // (takeLateFault) before their steps; and close() on the thread whose mark a BUSY word bears,
+    // outside a handler, knows that no operation is inside and leaves for it (staleHold).
+
+    /**
+     * Enters the side, marking the word with this thread's id: a late fault thrown at the CAS
+     * leaves the side again if the CAS had taken effect, then is reported as the truncation.
+     */
     final void enter() {
-        SideGuard.enter(SIDE, this, SharedPipeFile.sideName(file.writer));
+        long token = Thread.currentThread().getId() & SideGuard.PAYLOAD;
+        try {
+            SideGuard.enter(SIDE, this, SharedPipeFile.sideName(file.writer), token);
+        } catch (InternalError late) {
+            long word = (long) SIDE.getVolatile(this);
+            if ((word & SideGuard.BUSY) != 0 && (word & SideGuard.PAYLOAD) == token) {
+                exit(); // ours: the CAS took effect before the error was thrown
+            }
+            throw fault(late);
+        }
     }
 
     private boolean tryEnter() {
@@ -230,25 +255,69 @@ abstract class SharedPipeEnd implements AutoCloseable {
     }
 
     /**
-     * Leaves the side. BUSY to IDLE is a release CAS from a word this thread has looked at: if
-     * close() set CLOSING meanwhile the CAS fails and we look again. Seeing CLOSING, we are still
-     * BUSY (the mapping is ours): we do the side's last act (flush, CLOSED, wake) before moving
-     * to CLOSED, so a close that came during an operation never drops what it had written.
+     * Leaves the side. A late fault thrown inside may have come before or after the step that
+     * took effect: leaving again does only what is left (the thread is still BUSY if its CAS did
+     * not take effect: nobody else enters a side this thread holds), then reports the fault.
      */
     final void exit() {
+        try {
+            leave();
+        } catch (InternalError late) {
+            leave();
+            throw fault(late);
+        }
+    }
+
+    /**
+     * BUSY to IDLE is a release CAS from a word this thread has looked at: if close() set CLOSING
+     * meanwhile the CAS fails and we look again. Seeing CLOSING, we are still BUSY (the mapping is
+     * ours): we do the side's last act (flush, CLOSED, wake) before moving to CLOSED, so a close
+     * that came during an operation never drops what it had written. Not BUSY: left already (see
+     * exit), and only the release may be left to do.
+     */
+    private void leave() {
         long seen = (long) SIDE.getOpaque(this);
         for (;;) {
-            if ((seen & SideGuard.CLOSING) != 0) {
-                finishOnce();
-                SideGuard.exit(SIDE, this, -1L, 0L); // CLOSING is final: this moves to CLOSED
+            if ((seen & SideGuard.BUSY) == 0) {
                 tryRelease();
                 return;
             }
-            long witness = (long) SIDE.compareAndExchangeRelease(this, seen, seen & SideGuard.PAYLOAD);
+            if ((seen & SideGuard.CLOSING) != 0) {
+                finishOnce();
+                SideGuard.exit(SIDE, this, 0L, 0L); // CLOSING is final: this moves to CLOSED
+                tryRelease();
+                return;
+            }
+            long witness = (long) SIDE.compareAndExchangeRelease(this, seen, 0L); // IDLE, no mark
             if (witness == seen) {
                 return;
             }
             seen = witness;
+        }
+    }
+
+    /**
+     * True if this side is BUSY under this thread's mark while this thread is in close() and not
+     * in a handler: an operation of this thread ended without leaving (a late fault thrown at
+     * exit's entry), and nothing is inside. The caller then leaves in its place.
+     */
+    private boolean staleHold() {
+        long word = (long) SIDE.getVolatile(this);
+        long token = Thread.currentThread().getId() & SideGuard.PAYLOAD;
+        return (word & (SideGuard.BUSY | SideGuard.CLOSING | SideGuard.CLOSED)) == SideGuard.BUSY
+                && (word & SideGuard.PAYLOAD) == token && !inCallback;
+    }
+
+    /**
+     * Takes a late fault of this thread's earlier accesses to the mapping, if one is pending, by
+     * a call into the VM ({@code Thread.holdsLock}, a native method no compiler inlines); it is
+     * dropped: the file was truncated, and close goes on. From JDK 21 nothing is ever pending.
+     */
+    private void takeLateFault() {
+        try {
+            Thread.holdsLock(this);
+        } catch (InternalError late) {
+            // the truncation: the peer learns of it from its own faults
         }
     }
 
@@ -293,12 +362,17 @@ abstract class SharedPipeEnd implements AutoCloseable {
         // The pin keeps the mapping while this thread touches it outside the guard: tryRelease
         // unmaps only when the side is CLOSED and no pin is held (both volatile: whichever of
         // close and an exiting operation comes last sees both, and unmaps).
+        takeLateFault(); // none is pending in the steps below: only finishOnce touches the mapping
         PINS.getAndAdd(this, 1);
         try {
-            boolean inside = dropOwnHold() || tryEnter();
+            boolean inside = dropOwnHold() || tryEnter() || staleHold();
             SideGuard.close(SIDE, this); // BUSY: now BUSY|CLOSING; the exit below (or the op's) finishes
             if (inside) {
-                exit();
+                try {
+                    exit();
+                } catch (IllegalStateException truncated) {
+                    // exit left and finished; the fault is the file's truncation: close goes on
+                }
             } else if (((long) SIDE.getVolatile(this) & SideGuard.BUSY) == 0) {
                 // The operation that kept us out has left (our close moved IDLE to CLOSED, or its
                 // exit saw CLOSING and finished): finish here if it did not. Its release exit
@@ -334,20 +408,24 @@ abstract class SharedPipeEnd implements AutoCloseable {
         if (!finished.compareAndSet(false, true)) {
             return;
         }
+        // A late fault of each step is taken before the next, which then runs whole.
         try {
             lastAct();
         } catch (RuntimeException | InternalError e) {
             // a corrupt or truncated file: closing goes on
         }
+        takeLateFault();
         try {
             file.markClosed();
         } catch (RuntimeException | InternalError e) {
             // truncated: the peer learns it from its own faults
         }
+        takeLateFault();
         try {
             wake.always();
         } catch (RuntimeException | InternalError e) {
             // truncated (EFAULT): the peer's next peer check ends its sleep
         }
+        takeLateFault(); // not in the guard's CAS after us
     }
 }

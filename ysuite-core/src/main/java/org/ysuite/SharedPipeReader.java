@@ -129,10 +129,12 @@ public final class SharedPipeReader extends SharedPipeEnd {
             if (!nextMessage()) {
                 return 0;
             }
+            inCallback = true; // the handler may close this reader: see SharedPipeEnd.close
             return ring.drain(front, r, frontHeader, handler, consumed); // each header read once
         } catch (InternalError e) {
             throw fault(e);
         } finally {
+            inCallback = false;
             leaveReader(from);
         }
     }

@@ -121,6 +121,54 @@ class SharedYPipeCloseTest extends SharedPipeFileFixture {
         }
     }
 
+    /**
+     * JDK 17 to 20 may throw a fault of the mapping at the entry of an operation's exit, which
+     * then ends with the side still BUSY under its thread's mark. That thread's close leaves for
+     * it: CLOSED is marked, and the lock and mapping are released (the file can be deleted).
+     */
+    @Test
+    void closeOnTheThreadWhoseOperationLeftTheSideBusyFinishesAndReleases() throws Exception {
+        SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);
+        try (SharedPipeReader in = SharedYPipe.openReader(file)) {
+            assertTrue(out.write(new byte[] {7}));
+            out.flush();
+            long token = Thread.currentThread().getId() & org.ysuite.internal.SideGuard.PAYLOAD;
+            SharedPipeEnd.SIDE.setVolatile(out, org.ysuite.internal.SideGuard.BUSY | token); // as a late fault leaves it
+            out.close();
+            assertTrue(out.isClosed());
+            byte[] dst = new byte[8];
+            assertTrue(in.awaitMessage(10, TimeUnit.SECONDS));
+            assertEquals(1, in.read(dst));
+            assertFalse(in.awaitMessage(10, TimeUnit.SECONDS), "the writer's close is marked");
+            assertTrue(in.isEndOfStream());
+        }
+        assertTrue(SharedYPipe.delete(file), "both sides released their locks");
+    }
+
+    /**
+     * A close from inside a batch's handler is an operation inside: the batch stops after that
+     * message (the mapping stays until then), and its exit finishes the close.
+     */
+    @Test
+    void closeFromInsideAHandlerWaitsForTheBatchToEnd() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 1024)) {
+            SharedPipeReader in = SharedYPipe.openReader(file);
+            for (int i = 0; i < 3; i++) {
+                assertTrue(out.write(new byte[] {(byte) i}));
+            }
+            out.flush();
+            int[] seen = new int[1];
+            assertEquals(1, in.readBatch((ring, offset, length) -> {
+                in.close(); // the first message's handler: its view stays mapped until it returns
+                assertEquals(seen[0]++, ring.get(offset));
+            }));
+            assertEquals(1, seen[0]);
+            assertTrue(in.isClosed());
+            assertThrows(IllegalStateException.class, in::checkRead);
+        }
+        assertTrue(SharedYPipe.delete(file), "both sides released their locks");
+    }
+
     @Test
     void closeFromAnotherThreadDuringAClaimFlushesWhenTheClaimEnds() throws Exception {
         SharedPipeWriter out = SharedYPipe.createWriter(file, 1024);

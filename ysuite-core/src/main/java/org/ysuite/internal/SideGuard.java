@@ -87,14 +87,30 @@ public final class SideGuard {
      * @throws IllegalStateException if the object is closed, or the side is already in use
      */
     public static long enter(VarHandle word, Object holder, String side) {
+        return enter(word, holder, side, 0L);
+    }
+
+    /**
+     * Enters a side: IDLE to BUSY, keeping the payload and setting the payload bits in
+     * {@code mark} (who entered, say; the owner's {@link #exit} clears them).
+     *
+     * @param word the side's word
+     * @param holder the object that holds the word
+     * @param side the side's name, for the message
+     * @param mark payload bits to set while inside
+     * @return the word as entered (BUSY and {@code mark} set)
+     * @throws IllegalStateException if the object is closed, or the side is already in use
+     */
+    public static long enter(VarHandle word, Object holder, String side, long mark) {
         long seen = (long) word.getOpaque(holder);
         for (;;) {
             if ((seen & (BUSY | CLOSING | CLOSED)) != 0) {
                 throw refused(seen, side);
             }
-            long witness = (long) word.compareAndExchangeAcquire(holder, seen, seen | BUSY);
+            long entered = seen | BUSY | mark;
+            long witness = (long) word.compareAndExchangeAcquire(holder, seen, entered);
             if (witness == seen) {
-                return seen | BUSY;
+                return entered;
             }
             seen = witness; // the payload changed under us (the peer's bits): try again
         }
