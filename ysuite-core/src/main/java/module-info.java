@@ -22,6 +22,7 @@
 module org.ysuite {
     requires org.jnrproject.ffi;
     requires org.objectweb.asm;
+    requires jdk.jfr; // the Flight Recorder events (org.ysuite.internal.event), disabled by default
 
     exports org.ysuite;
 

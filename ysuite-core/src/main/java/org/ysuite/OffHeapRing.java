@@ -6,6 +6,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.internal.SideGuard;
+import org.ysuite.internal.event.Outcome;
+import org.ysuite.internal.event.ParkEvent;
+import org.ysuite.internal.event.WriterBlockedEvent;
 
 /**
  * {@link OffHeapYPipe}'s machinery under its public methods: the ring's memory, the protocol's
@@ -33,6 +36,8 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     final WaitPolicy writerPolicy;
     /** The spin phase of a wait for space (see {@link SpinWait}). */
     private final RoomWait roomWait = new RoomWait();
+    /** The user's name for the pipe in events, or null (see {@link OffHeapYPipe#named}). */
+    volatile String name;
 
     /**
      * One look of the spin phase: does a record of {@code length} fit now, or is the deadline
@@ -305,22 +310,27 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             takeReaderSignal(); // SIGNALLED meanwhile: take it and look again
             return true;
         }
+        ParkEvent event = ParkEvent.begin("OffHeapYPipe reader", name);
         for (;;) {
             if (readerClosing()) {
                 withdrawParked();
+                ParkEvent.end(event, Outcome.CLOSE);
                 throw new IllegalStateException("pipe is closed");
             }
             if (!Waits.park(this, timed, deadline)) {
                 withdrawParked(); // a signal that came meanwhile stays for the next wait
+                ParkEvent.end(event, Outcome.TIMEOUT);
                 return false;
             }
             if (Thread.interrupted()) {
                 withdrawParked();
+                ParkEvent.end(event, Outcome.INTERRUPT);
                 throw new InterruptedException();
             }
             if (!stillParked()) {
                 leaveSleep();
                 takeReaderSignal();
+                ParkEvent.end(event, Outcome.SIGNAL);
                 return true;
             }
             // a spurious wake-up, or a stale unpark: still PARKED, park again
@@ -344,6 +354,22 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (timeoutNanos == 0) {
             return false; // checked once; never raise WAITING for a wait we will not do
         }
+        WriterBlockedEvent blocked = WriterBlockedEvent.begin("OffHeapYPipe writer", name, length);
+        String outcome = Outcome.CLOSE; // an exception other than the interrupt: closed
+        try {
+            boolean room = waitForRoom(length, timed, deadline);
+            outcome = room ? Outcome.SIGNAL : Outcome.TIMEOUT;
+            return room;
+        } catch (InterruptedException e) {
+            outcome = Outcome.INTERRUPT;
+            throw e;
+        } finally {
+            WriterBlockedEvent.end(blocked, outcome);
+        }
+    }
+
+    /** {@link #awaitRoom} once the ring was found full: the policy's spin, then park. */
+    private boolean waitForRoom(int length, boolean timed, long deadline) throws InterruptedException {
         RoomWait spin = roomWait;
         spin.length = length;
         spin.timed = timed;
@@ -351,22 +377,35 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (spin.spin(writerPolicy)) {
             return hasRoom(length); // false: the deadline came first
         }
-        for (;;) {
-            if (raiseWaiting(length)) {
-                return true;
+        ParkEvent event = null;
+        String outcome = Outcome.CLOSE;
+        try {
+            for (;;) {
+                if (raiseWaiting(length)) {
+                    outcome = Outcome.SIGNAL;
+                    return true;
+                }
+                if (event == null) {
+                    event = ParkEvent.begin("OffHeapYPipe writer", name);
+                }
+                if (!Waits.park(this, timed, deadline)) {
+                    clearWaiting(); // time is up: the reader need not wake us any more
+                    outcome = Outcome.TIMEOUT;
+                    return false;
+                }
+                if (Thread.interrupted()) {
+                    clearWaiting();
+                    outcome = Outcome.INTERRUPT;
+                    throw new InterruptedException();
+                }
+                if (roomNow(length)) {
+                    clearWaiting(); // woken by something else than the reader (spurious, stale)
+                    outcome = Outcome.SIGNAL;
+                    return true;
+                }
             }
-            if (!Waits.park(this, timed, deadline)) {
-                clearWaiting(); // time is up: the reader need not wake us any more
-                return false;
-            }
-            if (Thread.interrupted()) {
-                clearWaiting();
-                throw new InterruptedException();
-            }
-            if (roomNow(length)) {
-                clearWaiting(); // woken by something else than the reader (spurious, stale)
-                return true;
-            }
+        } finally {
+            ParkEvent.end(event, outcome);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.internal.SideGuard;
+import org.ysuite.internal.event.WakeupEvent;
 
 /**
  * ØMQ's ypipe protocol (see {@link YPipe}) over a bounded ring of variable-length byte messages in
@@ -150,6 +151,29 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      */
     public int maxMessageLength() {
         return maxMessageLength;
+    }
+
+    /**
+     * Names this pipe: the name appears in its Flight Recorder events (see
+     * docs/observability.md), so that a recording tells pipes apart. Name it before handing it
+     * to other threads, or their events may still carry the old name for a while.
+     *
+     * @param name the name
+     * @return this pipe
+     * @throws NullPointerException if {@code name} is null
+     */
+    public OffHeapYPipe named(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Returns the name given by {@link #named(String)}.
+     *
+     * @return the name, or {@code null} if the pipe has none
+     */
+    public String name() {
+        return name;
     }
 
     /**
@@ -366,6 +390,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
             return true;
         }
         signalReader(); // the reader is asleep: wake it if it waits in awaitMessage
+        WakeupEvent.emit("OffHeapYPipe flush", name);
         return false;
     }
 

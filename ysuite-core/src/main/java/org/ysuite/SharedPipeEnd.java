@@ -6,6 +6,7 @@ import static org.ysuite.SharedPipeDescriptor.READER_SLEEP_AT;
 import static org.ysuite.SharedPipeDescriptor.READER_WAKE_AT;
 import static org.ysuite.SharedPipeDescriptor.WRITER_SLEEP_AT;
 import static org.ysuite.SharedPipeDescriptor.WRITER_WAKE_AT;
+import org.ysuite.internal.event.PeerGoneEvent;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -41,7 +42,10 @@ abstract class SharedPipeEnd implements AutoCloseable {
     }
 
     final SharedPipeFile file;
-    final String name;
+    /** The file's path, for messages. */
+    final String path;
+    /** The user's name for the pipe in events ({@link SharedYPipe.Builder#name}), or null. */
+    String eventName;
     final int capacity;
     /** The whole mapping: the header and the shared words. */
     final ByteBuffer shared;
@@ -71,10 +75,10 @@ abstract class SharedPipeEnd implements AutoCloseable {
 
     SharedPipeEnd(SharedPipeFile file, long peerCheckNanos) {
         this.file = file;
-        this.name = file.path.toString();
+        this.path = file.path.toString();
         this.capacity = file.capacity;
         this.shared = file.mapped;
-        this.ring = new CheckedRecordRing(shared.slice(HEADER_SIZE, capacity), name);
+        this.ring = new CheckedRecordRing(shared.slice(HEADER_SIZE, capacity), path);
         long base = Futex.address(shared);
         long readerWakeWord = base + READER_WAKE_AT;
         long writerWakeWord = base + WRITER_WAKE_AT;
@@ -91,6 +95,21 @@ abstract class SharedPipeEnd implements AutoCloseable {
         }
         this.peerCheckNanos = peerCheckNanos;
         file.releaseWhenUnreachable(this);
+    }
+
+    /**
+     * Returns the name given by {@link SharedYPipe.Builder#name(String)}, which this side's
+     * Flight Recorder events carry (see docs/observability.md).
+     *
+     * @return the name, or {@code null} if none was given
+     */
+    public final String name() {
+        return eventName;
+    }
+
+    /** Records, if the event is enabled, that this side found its peer gone, and why. */
+    final void peerGone(String reason) {
+        PeerGoneEvent.emit(getClass().getSimpleName(), eventName, path, reason);
     }
 
     /**
@@ -131,7 +150,7 @@ abstract class SharedPipeEnd implements AutoCloseable {
 
     @Override
     public final String toString() {
-        return getClass().getSimpleName() + "[" + name + ", " + capacity + " bytes"
+        return getClass().getSimpleName() + "[" + path + ", " + capacity + " bytes"
                 + (isClosed() ? ", closed]" : "]");
     }
 
@@ -205,7 +224,7 @@ abstract class SharedPipeEnd implements AutoCloseable {
         if (e instanceof InternalError && !String.valueOf(e.getMessage()).contains("fault occurred")) {
             throw (InternalError) e;
         }
-        return new IllegalStateException("pipe file " + name + " was truncated under the mapping (a fault"
+        return new IllegalStateException("pipe file " + path + " was truncated under the mapping (a fault"
                 + " accessing it: another process shrank the file); this pipe cannot be used any more", e);
     }
 

@@ -6,6 +6,8 @@ import static org.ysuite.SharedPipeDescriptor.C_AT;
 import static org.ysuite.SharedPipeDescriptor.CLOSED;
 import static org.ysuite.SharedPipeDescriptor.HEAD_AT;
 import static org.ysuite.SharedPipeDescriptor.OPEN;
+import org.ysuite.internal.event.Outcome;
+import org.ysuite.internal.event.ParkEvent;
 
 import java.io.IOException;
 import java.util.Objects;
@@ -284,9 +286,12 @@ public final class SharedPipeReader extends SharedPipeEnd {
         long deadline = Waits.deadline(Math.max(0, timeoutNanos));
         enter();
         long from = front;
+        ParkEvent event = null;
+        String outcome = Outcome.CLOSE;
         try {
             for (;;) {
                 if (nextMessage()) {
+                    outcome = Outcome.SIGNAL;
                     return true;
                 }
                 // Armed, nothing past front. The writer's CLOSED (acquire) comes after its last
@@ -299,25 +304,32 @@ public final class SharedPipeReader extends SharedPipeEnd {
                 if (timeoutNanos >= 0) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
+                        outcome = Outcome.TIMEOUT;
                         return false;
                     }
                     slice = Math.min(slice, left);
                 }
+                if (event == null) {
+                    event = ParkEvent.begin("SharedPipeReader", eventName);
+                }
                 boolean woken = sleep(sleep.seq(), slice);
                 if (Thread.interrupted()) {
+                    outcome = Outcome.INTERRUPT;
                     throw new InterruptedException();
                 }
                 if (!woken && peerState() == OPEN && file.peerDied()) {
                     if (nextMessage()) {
                         return true; // flushed before it died
                     }
+                    peerGone("the writer died");
                     throw new PeerGoneException(file.peerName() + " died; every message it flushed to "
-                            + name + " has been read");
+                            + path + " has been read");
                 }
             }
         } catch (InternalError | Futex.FaultException e) {
             throw fault(e);
         } finally {
+            ParkEvent.end(event, outcome);
             leaveReader(from);
         }
     }

@@ -4,6 +4,10 @@ import static org.ysuite.SharedPipeDescriptor.C_AT;
 import static org.ysuite.SharedPipeDescriptor.CLOSED;
 import static org.ysuite.SharedPipeDescriptor.HEAD_AT;
 import static org.ysuite.SharedPipeDescriptor.OPEN;
+import org.ysuite.internal.event.Outcome;
+import org.ysuite.internal.event.ParkEvent;
+import org.ysuite.internal.event.WakeupEvent;
+import org.ysuite.internal.event.WriterBlockedEvent;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -392,7 +396,11 @@ public final class SharedPipeWriter extends SharedPipeEnd {
         }
         SharedWords.publish(shared, C_AT, f);
         w = f;
-        return wake.ifAsleep();
+        if (wake.ifAsleep()) {
+            return true;
+        }
+        WakeupEvent.emit("SharedPipeWriter flush", eventName);
+        return false;
     }
 
     /** Writer: waits for room; {@code timeoutNanos < 0}: no limit. */
@@ -417,10 +425,35 @@ public final class SharedPipeWriter extends SharedPipeEnd {
             if (room || timeoutNanos == 0) {
                 return room;
             }
-            roomSpin.length = length;
-            if (roomSpin.spin(writerPolicy)) {
-                return true;
+            WriterBlockedEvent blocked = WriterBlockedEvent.begin("SharedPipeWriter", eventName, length);
+            String outcome = Outcome.CLOSE;
+            try {
+                boolean got = waitForRoom(length, timeoutNanos, deadline);
+                outcome = got ? Outcome.SIGNAL : Outcome.TIMEOUT;
+                return got;
+            } catch (InterruptedException e) {
+                outcome = Outcome.INTERRUPT;
+                throw e;
+            } finally {
+                WriterBlockedEvent.end(blocked, outcome);
             }
+        } catch (InternalError | Futex.FaultException e) {
+            throw fault(e);
+        } finally {
+            exit();
+        }
+    }
+
+    /** {@link #awaitRoom} inside the side, once the ring was found full: spin, then sleep. */
+    private boolean waitForRoom(int length, long timeoutNanos, long deadline)
+            throws InterruptedException, IOException {
+        roomSpin.length = length;
+        if (roomSpin.spin(writerPolicy)) {
+            return true;
+        }
+        ParkEvent event = null;
+        String outcome = Outcome.CLOSE;
+        try {
             for (;;) {
                 // Arm (writerWake read, a new odd writerSleep stored), then head with a volatile
                 // load: the reader's volatile store of head either comes before it (room) or
@@ -429,36 +462,42 @@ public final class SharedPipeWriter extends SharedPipeEnd {
                 headCache = checkedHead(SharedWords.positionAfterArm(shared, HEAD_AT));
                 if (hasRoom(length)) {
                     sleep.disarm();
+                    outcome = Outcome.SIGNAL;
                     return true;
                 }
                 // After the arm's read of writerWake: a reader's close is seen here, or bumps
                 // the word after we read it (FUTEX_WAIT then returns at once).
                 if (peerState() == CLOSED) {
                     sleep.disarm();
-                    throw new PeerGoneException(file.peerName() + " closed " + name + ": no space will come");
+                    peerGone("the reader closed its side");
+                    throw new PeerGoneException(file.peerName() + " closed " + path + ": no space will come");
                 }
                 long slice = peerCheckNanos;
                 if (timeoutNanos > 0) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         sleep.disarm();
+                        outcome = Outcome.TIMEOUT;
                         return false;
                     }
                     slice = Math.min(slice, left);
                 }
+                if (event == null) {
+                    event = ParkEvent.begin("SharedPipeWriter", eventName);
+                }
                 boolean woken = sleep(sleep.seq(), slice);
                 if (Thread.interrupted()) {
                     sleep.disarm();
+                    outcome = Outcome.INTERRUPT;
                     throw new InterruptedException();
                 }
                 if (!woken && !hasRoom(length) && peerState() == OPEN && file.peerDied()) {
-                    throw new PeerGoneException(file.peerName() + " died: no space will come in " + name);
+                    peerGone("the reader died");
+                    throw new PeerGoneException(file.peerName() + " died: no space will come in " + path);
                 }
             }
-        } catch (InternalError | Futex.FaultException e) {
-            throw fault(e);
         } finally {
-            exit();
+            ParkEvent.end(event, outcome);
         }
     }
 }

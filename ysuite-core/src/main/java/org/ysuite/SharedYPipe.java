@@ -193,6 +193,7 @@ public final class SharedYPipe {
         private boolean otherUsers;
         private boolean replaceStale;
         private long awaitFileNanos = -1;
+        private String name;
 
         private Builder(Path file) {
             this.file = file;
@@ -208,6 +209,20 @@ public final class SharedYPipe {
          */
         public Builder capacity(int capacityBytes) {
             this.capacity = RecordRing.checkCapacity(capacityBytes);
+            return this;
+        }
+
+        /**
+         * Names the sides this builder opens: the name appears in their Flight Recorder events
+         * (see docs/observability.md) and in {@link SharedPipeWriter#name()} and
+         * {@link SharedPipeReader#name()}. It stays in this process: the file does not hold it.
+         *
+         * @param name the name
+         * @return this builder
+         * @throws NullPointerException if {@code name} is null
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
             return this;
         }
 
@@ -378,11 +393,15 @@ public final class SharedYPipe {
         }
 
         private SharedPipeWriter writer(SharedPipeFile opened) {
-            return new SharedPipeWriter(opened, writerPolicy.newState(), peerCheckNanos); // its own state
+            SharedPipeWriter w = new SharedPipeWriter(opened, writerPolicy.newState(), peerCheckNanos); // its own state
+            w.eventName = name; // before the side is returned: the opening thread publishes it
+            return w;
         }
 
         private SharedPipeReader reader(SharedPipeFile opened) {
-            return new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos); // its own state
+            SharedPipeReader r = new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos); // its own state
+            r.eventName = name;
+            return r;
         }
 
         /** Makes the side over the opened file, or gives the file back if that fails. */

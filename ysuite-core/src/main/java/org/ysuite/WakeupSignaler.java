@@ -10,6 +10,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import org.ysuite.internal.FdGuard;
 import org.ysuite.internal.SignalBits;
+import org.ysuite.internal.event.Outcome;
+import org.ysuite.internal.event.ParkEvent;
+import org.ysuite.internal.event.WakeupEvent;
 
 /**
  * The passive signaler shared by {@link YSocketPair} and {@link NioSignaler}: an atomic set of
@@ -90,6 +93,10 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
 
     private final SignalBits bits;
     private final WaitPolicy policy;
+    /** The user's name in events, or null (see the subclasses' {@code named}). */
+    volatile String name;
+    /** What waits on it, for the events: its owner, or a {@link YMailbox}'s reader. */
+    String waiterLabel = typeName() + " owner";
     /** The spin phase of a poll (see {@link SpinWait}). */
     private final AnyFired anyFired = new AnyFired();
 
@@ -161,7 +168,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     abstract void closeResources();
 
     /** Name used in messages. */
-    abstract String name();
+    abstract String typeName();
 
     /**
      * Returns how many distinct signals this signaler carries.
@@ -203,6 +210,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                 if (STATE.compareAndSet(this, ARMED, WOKEN)) {
                     try {
                         wake();
+                        WakeupEvent.emit(typeName() + " signal", name);
                     } catch (RuntimeException | Error e) {
                         // Nothing was written, so the owner cannot leave this WOKEN (it leaves it
                         // only after reading a wake-up back): put ARMED back, so that the next
@@ -219,6 +227,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                 if (STATE.compareAndSet(this, PARKED, IDLE)) {
                     hook(HOOK_BEFORE_UNPARK);
                     LockSupport.unpark(waiter); // null (owner already gone) is a no-op
+                    WakeupEvent.emit(typeName() + " signal", name);
                     return;
                 }
             } else {
@@ -330,9 +339,17 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
         if (!WAITER.compareAndSet(this, null, me)) {
             throw Waits.secondWaiter(this, waiter);
         }
+        ParkEvent event = ParkEvent.begin(waiterLabel, name);
+        String outcome = Outcome.CLOSE;
         try {
-            return sleep(ids, timed, deadline);
+            int got = sleep(ids, timed, deadline);
+            outcome = got != 0 ? Outcome.SIGNAL : Outcome.TIMEOUT;
+            return got;
+        } catch (InterruptedException e) {
+            outcome = Outcome.INTERRUPT;
+            throw e;
         } finally {
+            ParkEvent.end(event, outcome);
             // Only now: every path out of sleep() has moved the state off PARKED (see waiter).
             waiter = null;
         }
@@ -475,6 +492,6 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     }
 
     final IllegalStateException closed() {
-        return new IllegalStateException(name() + " is closed");
+        return new IllegalStateException(typeName() + " is closed");
     }
 }

@@ -1,3 +1,5 @@
+// Over 500 lines: the public API with its javadoc, and the nested public Writer that cannot move
+// without changing the API; the reader's rounds are in MailboxRounds.
 package org.ysuite;
 
 import java.util.Arrays;
@@ -63,6 +65,9 @@ public final class YMailbox<T> {
     /** Reader: pauses before its first look over the awake pipes ({@link BatchDelay}). */
     private int batchPauses;
 
+    /** The user's name in events, or null (see {@link #named}); guarded by {@code this} for writes. */
+    private volatile String name;
+
     /** The reader's side: which pipes the next round visits. Owned by the reader thread. */
     private final MailboxRounds rounds;
     /** The spin phase of the reader's wait, over its awake pipes (see {@link SpinWait}). */
@@ -114,6 +119,55 @@ public final class YMailbox<T> {
         }
         this.pollable = signaler instanceof PollableSignaler ? (PollableSignaler) signaler : null;
         this.rounds = new MailboxRounds(capacity);
+        label(signaler, "YMailbox reader", null);
+    }
+
+    /**
+     * Names this mailbox: the name appears in the Flight Recorder events of its writers' pipes
+     * and, if the signaler is one of ysuite's (the mailbox is its only user), of the reader's
+     * sleep on it (see docs/observability.md). Name it before handing it to other threads, or
+     * their events may still carry the old name for a while.
+     *
+     * @param name the name
+     * @return this mailbox
+     * @throws NullPointerException if {@code name} is null
+     */
+    public synchronized YMailbox<T> named(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        for (Writer<?> w : writers) {
+            w.pipe.named(name);
+        }
+        label(signaler, "YMailbox reader", name);
+        return this;
+    }
+
+    /**
+     * Returns the name given by {@link #named(String)}.
+     *
+     * @return the name, or {@code null} if it has none
+     */
+    public String name() {
+        return name;
+    }
+
+    /** Tells one of ysuite's signalers that a mailbox's reader waits on it, and its name. */
+    private static void label(Signaler signaler, String waiter, String name) {
+        if (signaler instanceof YPollset) {
+            ((YPollset) signaler).waiterLabel = waiter;
+            if (name != null) {
+                ((YPollset) signaler).named(name);
+            }
+        } else if (signaler instanceof YSemaphore) {
+            ((YSemaphore) signaler).waiterLabel = waiter;
+            if (name != null) {
+                ((YSemaphore) signaler).named(name);
+            }
+        } else if (signaler instanceof WakeupSignaler) {
+            ((WakeupSignaler) signaler).waiterLabel = waiter;
+            if (name != null) {
+                ((WakeupSignaler) signaler).name = name;
+            }
+        }
     }
 
     /**
@@ -132,6 +186,10 @@ public final class YMailbox<T> {
             // first flush must signal.
             // Its reader never spins on it alone: the mailbox spins over all awake pipes.
             YPipe<T> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, true, WaitPolicy.purePark());
+            String n = name;
+            if (n != null) {
+                pipe.named(n);
+            }
             Writer<T> writer = new Writer<>(pipe, signaler, old.length % signaler.capacity());
             Writer<?>[] grown = Arrays.copyOf(old, old.length + 1);
             grown[old.length] = writer;

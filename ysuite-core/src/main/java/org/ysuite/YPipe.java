@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.ysuite.internal.event.WakeupEvent;
 
 /**
  * A lock-free, wait-free pipe of references from one writer thread to one reader thread, with
@@ -79,6 +80,9 @@ public final class YPipe<T> extends YPipeSpares {
 
     /** Most drained chunks kept for reuse; beyond that the reader lets them go to the GC. */
     static final int MAX_SPARE_CHUNKS = 64;
+
+    /** The user's name for the pipe in events, or null (see {@link #named}). */
+    private volatile String name;
 
     /** Creates a pipe with {@value #DEFAULT_CHUNK_SIZE} items per chunk; the reader starts awake. */
     public YPipe() {
@@ -214,6 +218,29 @@ public final class YPipe<T> extends YPipeSpares {
     }
 
     /**
+     * Names this pipe: the name appears in its Flight Recorder events (see
+     * docs/observability.md), so that a recording tells them apart. Name it before handing it
+     * to other threads, or their events may still carry the old name for a while.
+     *
+     * @param name the name
+     * @return this pipe
+     * @throws NullPointerException if {@code name} is null
+     */
+    public YPipe<T> named(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Returns the name given by {@link #named(String)}.
+     *
+     * @return the name, or {@code null} if it has none
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
      * Makes every complete item written so far visible to the reader.
      *
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
@@ -222,7 +249,11 @@ public final class YPipe<T> extends YPipeSpares {
      *     (a second writer thread; see Misuse above)
      */
     public boolean flush() {
-        return flushPositions();
+        if (flushPositions()) {
+            return true;
+        }
+        WakeupEvent.emit("YPipe flush", name);
+        return false;
     }
 
     // ------------------------------------------------------------------------------------------

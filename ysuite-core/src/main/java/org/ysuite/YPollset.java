@@ -6,6 +6,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
+import org.ysuite.internal.event.Outcome;
+import org.ysuite.internal.event.ParkEvent;
+import org.ysuite.internal.event.WakeupEvent;
 
 /**
  * A set of 31 binary signals in one atomic word, with many signalling threads and one owner that
@@ -103,6 +106,10 @@ public final class YPollset implements PollableSignaler {
     private volatile Thread waiter;
 
     private final WaitPolicy policy;
+    /** The user's name in events, or null (see {@link #named}). */
+    private volatile String name;
+    /** What waits on it, for the events: its owner, or a {@link YMailbox}'s reader. */
+    String waiterLabel = "YPollset owner";
     /** The spin phase of a poll: takes the fired bits (see {@link SpinWait}). */
     private final Taker taker = new Taker();
 
@@ -141,6 +148,29 @@ public final class YPollset implements PollableSignaler {
     }
 
     /**
+     * Names this pollset: the name appears in its Flight Recorder events (see
+     * docs/observability.md), so that a recording tells them apart. Name it before handing it
+     * to other threads, or their events may still carry the old name for a while.
+     *
+     * @param name the name
+     * @return this pollset
+     * @throws NullPointerException if {@code name} is null
+     */
+    public YPollset named(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Returns the name given by {@link #named(String)}.
+     *
+     * @return the name, or {@code null} if it has none
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
      * Returns the owner's waiting policy.
      *
      * @return the policy given at construction
@@ -172,6 +202,7 @@ public final class YPollset implements PollableSignaler {
         }
         if ((s & SLEEP) != 0) {
             LockSupport.unpark(waiter);
+            WakeupEvent.emit("YPollset signal", name);
         }
     }
 
@@ -325,17 +356,22 @@ public final class YPollset implements PollableSignaler {
                 // registered waiter sets it, and that is us).
                 return (int) STATE.getAndSet(this, 0);
             }
+            ParkEvent event = ParkEvent.begin(waiterLabel, name);
             for (;;) {
                 if (!Waits.park(this, timed, deadline)) {
                     // Time is up: withdraw SLEEP, or take what a signal set meanwhile.
-                    return (int) STATE.getAndSet(this, 0) & ~SLEEP;
+                    int taken = (int) STATE.getAndSet(this, 0) & ~SLEEP;
+                    ParkEvent.end(event, taken != 0 ? Outcome.SIGNAL : Outcome.TIMEOUT);
+                    return taken;
                 }
                 if (Thread.interrupted()) {
                     // Withdraw SLEEP; if a signal arrived meanwhile its bits stay, untaken.
                     STATE.compareAndSet(this, SLEEP, 0);
+                    ParkEvent.end(event, Outcome.INTERRUPT);
                     throw new InterruptedException();
                 }
                 if ((int) STATE.getVolatile(this) != SLEEP) {
+                    ParkEvent.end(event, Outcome.SIGNAL);
                     return (int) STATE.getAndSet(this, 0); // a signaller cleared SLEEP
                 }
                 // Spurious wake-up or a stale unpark: still SLEEP, park again.

@@ -6,6 +6,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
+import org.ysuite.internal.event.Outcome;
+import org.ysuite.internal.event.ParkEvent;
+import org.ysuite.internal.event.WakeupEvent;
 
 /**
  * A binary semaphore built on {@link LockSupport} park/unpark: the fastest y-suite signaler, for
@@ -93,6 +96,10 @@ public final class YSemaphore implements PollableSignaler {
     private volatile Thread waiter;
 
     private final WaitPolicy policy;
+    /** The user's name in events, or null (see {@link #named}). */
+    private volatile String name;
+    /** What waits on it, for the events: its owner, or a {@link YMailbox}'s reader. */
+    String waiterLabel = "YSemaphore owner";
     /** The spin phase of a wait: takes the signal (see {@link SpinWait}). */
     private final Taker taker = new Taker();
 
@@ -128,6 +135,29 @@ public final class YSemaphore implements PollableSignaler {
     }
 
     /**
+     * Names this semaphore: the name appears in its Flight Recorder events (see
+     * docs/observability.md), so that a recording tells them apart. Name it before handing it
+     * to other threads, or their events may still carry the old name for a while.
+     *
+     * @param name the name
+     * @return this semaphore
+     * @throws NullPointerException if {@code name} is null
+     */
+    public YSemaphore named(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Returns the name given by {@link #named(String)}.
+     *
+     * @return the name, or {@code null} if it has none
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
      * Returns the owner's waiting policy.
      *
      * @return the policy given at construction
@@ -152,6 +182,7 @@ public final class YSemaphore implements PollableSignaler {
         // happen-before the owner's take.
         if ((int) STATE.getAndSet(this, SIGNALLED) == PARKED) {
             LockSupport.unpark(waiter);
+            WakeupEvent.emit("YSemaphore signal", name);
         }
     }
 
@@ -299,17 +330,22 @@ public final class YSemaphore implements PollableSignaler {
                 // registered waiter writes it, and that is us).
                 return tryTake();
             }
+            ParkEvent event = ParkEvent.begin(waiterLabel, name);
             for (;;) {
                 if (!Waits.park(this, timed, deadline)) {
                     // Time is up. Withdraw PARKED; if that fails a signal arrived: take it.
-                    return !STATE.compareAndSet(this, PARKED, EMPTY) && tryTake();
+                    boolean taken = !STATE.compareAndSet(this, PARKED, EMPTY) && tryTake();
+                    ParkEvent.end(event, taken ? Outcome.SIGNAL : Outcome.TIMEOUT);
+                    return taken;
                 }
                 if (Thread.interrupted()) {
                     // Withdraw PARKED; if a signal arrived meanwhile it stays SIGNALLED, untaken.
                     STATE.compareAndSet(this, PARKED, EMPTY);
+                    ParkEvent.end(event, Outcome.INTERRUPT);
                     throw new InterruptedException();
                 }
                 if ((int) STATE.getVolatile(this) != PARKED) {
+                    ParkEvent.end(event, Outcome.SIGNAL);
                     return tryTake(); // a signaller moved PARKED -> SIGNALLED
                 }
                 // Spurious wake-up or a stale unpark: still PARKED, park again.

@@ -275,7 +275,7 @@ public final class YSocketPair extends WakeupSignaler {
     }
 
     @Override
-    String name() {
+    String typeName() {
         return "YSocketPair";
     }
 
@@ -287,5 +287,28 @@ public final class YSocketPair extends WakeupSignaler {
     @Override
     public String toString() {
         return "YSocketPair[" + kind + ", fd=" + readFd + (isClosed() ? ", closed]" : "]");
+    }
+
+    /**
+     * Names this signaler: the name appears in its Flight Recorder events (see
+     * docs/observability.md), so that a recording tells them apart. Name it before handing it
+     * to other threads, or their events may still carry the old name for a while.
+     *
+     * @param name the name
+     * @return this signaler
+     * @throws NullPointerException if {@code name} is null
+     */
+    public YSocketPair named(String name) {
+        this.name = java.util.Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * Returns the name given by {@link #named(String)}.
+     *
+     * @return the name, or {@code null} if it has none
+     */
+    public String name() {
+        return name;
     }
 }

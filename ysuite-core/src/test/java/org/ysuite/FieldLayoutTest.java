@@ -40,7 +40,7 @@ class FieldLayoutTest {
                 "writer: w f tail backChunk backPos freeChunks",
                 "reader: front r readerPolicy readerSpin batchPauses frontChunk frontPos clearedPos batchReader",
                 "shared c: c closedAt",
-                "shared spares: spares");
+                "shared spares: spares name");
     }
 
     @Test
@@ -50,7 +50,7 @@ class FieldLayoutTest {
                 "reader: front r readerPolicy readerSpin batchPauses",
                 "shared c: c closedAt",
                 "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader",
-                "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait");
+                "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait name");
     }
 
     /**

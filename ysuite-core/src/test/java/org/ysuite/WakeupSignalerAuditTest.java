@@ -239,7 +239,7 @@ class WakeupSignalerAuditTest {
         }
 
         @Override
-        String name() {
+        String typeName() {
             return "FakeWakeup";
         }
     }

@@ -141,6 +141,7 @@ public final class MessageStream implements AutoCloseable {
 
     private final OffHeapYPipe inbound;
     private final StreamStatus status;
+    private final String name;
     /** The loop's stall for inbound room and the reader's resume (see {@link InboundStall}). */
     private final InboundStall inboundStall = new InboundStall();
     final FrameDecoder decoder;
@@ -180,6 +181,22 @@ public final class MessageStream implements AutoCloseable {
             throw e;
         }
         this.lifecycle = new StreamLifecycle(channel, status, decoder, encoder, mailbox, inbound, lingerMillis);
+        this.name = b.name;
+        if (name != null) { // before any writer or reader thread can see the pipes
+            inbound.named(name);
+            status.name(name);
+            mailbox.name(name);
+        }
+    }
+
+    /**
+     * Returns the name given by {@link MessageStreamBuilder#name(String)}: the name of this
+     * stream's pipes and reader in their Flight Recorder events.
+     *
+     * @return the name, or {@code null} if none was given
+     */
+    public String name() {
+        return name;
     }
 
     /**

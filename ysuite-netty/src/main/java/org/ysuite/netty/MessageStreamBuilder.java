@@ -42,8 +42,22 @@ public final class MessageStreamBuilder {
     long loopLingerNanos = DEFAULT_LOOP_LINGER_NANOS;
     Supplier<? extends WaitPolicy> writerPolicies = WaitPolicy::defaultPolicy;
     LoopHandler loopHandler;
+    String name;
 
     MessageStreamBuilder() {
+    }
+
+    /**
+     * Names the stream: the name appears in the Flight Recorder events of its pipes and of its
+     * reader's sleep (see docs/observability.md), and in {@link MessageStream#name()}.
+     *
+     * @param name the name
+     * @return this builder
+     * @throws NullPointerException if {@code name} is null
+     */
+    public MessageStreamBuilder name(String name) {
+        this.name = java.util.Objects.requireNonNull(name, "name");
+        return this;
     }
 
     /**

@@ -70,6 +70,11 @@ final class ReaderWait {
     }
 
     /** Loop (or any thread): wakes the reader. */
+    /** Names the semaphore the reader sleeps on, for its Flight Recorder events. */
+    void name(String name) {
+        signal.named(name);
+    }
+
     void signal() {
         signal.signal(0);
     }

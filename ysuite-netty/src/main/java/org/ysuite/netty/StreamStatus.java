@@ -20,6 +20,11 @@ final class StreamStatus {
         this.readerWait = new ReaderWait(readerSpinNanos, replySpinNanos);
     }
 
+    /** Names the reader's sleep in the Flight Recorder events. */
+    void name(String name) {
+        readerWait.name(name);
+    }
+
     /** Records {@code e} unless a reason is recorded already (the first one wins). */
     void fail(IOException e) {
         if (failure == null) {

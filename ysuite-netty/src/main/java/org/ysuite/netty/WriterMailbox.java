@@ -56,6 +56,9 @@ final class WriterMailbox {
     /** Copy of the loop's count for other threads (single writer: the loop). */
     private volatile long wakeups;
 
+    /** The stream's name for the pipes' events, or null; set before any pipe is made. */
+    private String name;
+
     WriterMailbox(IoEventLoop loop, FrameEncoder encoder, LoopLinger linger, int window,
                   Supplier<? extends WaitPolicy> writerPolicies) {
         this.loop = loop;
@@ -110,6 +113,11 @@ final class WriterMailbox {
      *
      * @return the pipe, or {@code null} if the mailbox is closed
      */
+    /** Names every later writer's pipe, for its Flight Recorder events; before any writer is made. */
+    void name(String name) {
+        this.name = name;
+    }
+
     OutboundPipe newPipe() {
         // Each writer thread waits for room under a policy of its own (an adaptive one keeps the
         // state of its waiting thread); the user's supplier runs outside the lock.
@@ -120,6 +128,9 @@ final class WriterMailbox {
                 return null;
             }
             OffHeapYPipe pipe = new OffHeapYPipe(window, WaitPolicy.purePark(), mine);
+            if (name != null) {
+                pipe.named(name);
+            }
             // A new pipe's reader counts as awake (the ypipe protocol): put it to sleep, on the
             // reader side, before any write. The loop reads the pipe only in a task queued after
             // a flush, which happens-after this (the writer got the pipe from this thread).
