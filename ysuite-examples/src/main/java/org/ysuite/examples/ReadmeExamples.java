@@ -129,7 +129,7 @@ class MailboxExample {
 
     public static void main(String[] args) throws InterruptedException {
         // a YPollset carries the wake-ups; the reader adapts its spin to the traffic
-        YMailbox<Order> mailbox = new YMailbox<>(new YPollset(), WaitPolicy.adaptive());
+        YMailbox<Order> mailbox = new YMailbox<Order>(new YPollset(), WaitPolicy.adaptive()).named("orders");
         Handler handler = new Handler();
 
         Thread reader = new Thread(() -> {
@@ -167,7 +167,7 @@ class OffHeapPipeExample {
     static final int ORDERS = 1000;
 
     public static void main(String[] args) throws InterruptedException {
-        try (OffHeapYPipe pipe = new OffHeapYPipe(4096)) {     // a 4 KiB ring of byte messages, off-heap
+        try (OffHeapYPipe pipe = new OffHeapYPipe(4096).named("turnover")) { // a 4 KiB off-heap ring
             long[] turnover = new long[1];                     // the reader's; read after join
             int[] orders = new int[1];
 
