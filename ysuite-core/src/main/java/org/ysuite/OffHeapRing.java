@@ -144,6 +144,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         tail = RecordRing.seal(ring, capacity, start, length, incomplete);
         if (!incomplete) {
             f = tail;
+            messagesWritten++; // a plain add on the writer's own line (read racily by stats())
         }
     }
 
@@ -202,6 +203,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         }
         int length = records.copy(front, header, dst);
         front += RecordDescriptor.recordSize(length);
+        messagesConsumed++;
         return length;
     }
 
@@ -211,7 +213,11 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (header < 0) {
             return 0;
         }
-        return records.drain(front, r, header, handler, consumedStep);
+        // Counted as the batch ends: a handler that throws leaves its batch uncounted (stats
+        // are approximate), and the count costs an add per batch, not per message.
+        int n = records.drain(front, r, header, handler, consumedStep);
+        messagesConsumed += n;
+        return n;
     }
 
     /**
@@ -311,6 +317,17 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             return true;
         }
         ParkEvent event = ParkEvent.begin("OffHeapYPipe reader", name);
+        long parkedAt = System.nanoTime();
+        try {
+            return parkUntilSignalled(timed, deadline, event);
+        } finally {
+            sleeps++;
+            sleepNanos += System.nanoTime() - parkedAt;
+        }
+    }
+
+    /** {@link #sleepUntilSignalled}, registered as PARKED: parks until the wait ends. */
+    private boolean parkUntilSignalled(boolean timed, long deadline, ParkEvent event) throws InterruptedException {
         for (;;) {
             if (readerClosing()) {
                 withdrawParked();
@@ -354,6 +371,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (timeoutNanos == 0) {
             return false; // checked once; never raise WAITING for a wait we will not do
         }
+        writerWaits++;
         WriterBlockedEvent blocked = WriterBlockedEvent.begin("OffHeapYPipe writer", name, length);
         String outcome = Outcome.CLOSE; // an exception other than the interrupt: closed
         try {

@@ -177,6 +177,20 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
     }
 
     /**
+     * Returns a snapshot of this pipe's counters (see {@link PipeStats}): messages flushed;
+     * wake-ups (flushes that found the reader asleep); sleeps and time asleep of a reader in
+     * {@link #awaitMessage()}; waits for space of a writer in {@link #awaitSpace(int)} that found
+     * the ring full; and the depth, messages flushed and not yet read. Any thread may call it, at
+     * any time, also after {@link #close()}; it allocates the snapshot and nothing else.
+     *
+     * @return the counters
+     */
+    public PipeStats stats() {
+        long flushed = messagesFlushed;
+        return new PipeStats(flushed, wakeupsSent, sleeps, sleepNanos, writerWaits, flushed - messagesConsumed);
+    }
+
+    /**
      * Returns the ring's size.
      *
      * @return the capacity in bytes
@@ -386,10 +400,12 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
             }
         }
         // Touches only heap fields: no need to enter the writer side.
+        messagesFlushed = messagesWritten; // the writer's own line; read racily by stats()
         if (flushPositions()) {
             return true;
         }
         signalReader(); // the reader is asleep: wake it if it waits in awaitMessage
+        wakeupsSent++;
         WakeupEvent.emit("OffHeapYPipe flush", name);
         return false;
     }

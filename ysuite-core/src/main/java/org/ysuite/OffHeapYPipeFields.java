@@ -39,6 +39,14 @@ abstract class OffHeapWriterFields extends OffHeapPad4 {
     Thread claimThread;
     /** Writer side's guard word ({@link SideGuard}); no payload. Written by the writer and close. */
     long writerWord;
+    /** Writer's counter: complete messages written (an add per message; read racily by stats()). */
+    long messagesWritten;
+    /** Writer's counter: {@link #messagesWritten} as of the last flush. */
+    long messagesFlushed;
+    /** Writer's counter: flushes that found the reader asleep. */
+    long wakeupsSent;
+    /** Writer's counter: waits for space that found the ring full. */
+    long writerWaits;
 }
 
 /** Padding between the writer's fields and the reader's word. */
@@ -74,6 +82,12 @@ abstract class OffHeapReaderWord extends OffHeapPad5 {
     int readerSleep;
     /** The thread (going) asleep in {@code awaitMessage}, else null; written before PARKED. */
     Thread sleepingReader;
+    /** Reader's counter: messages consumed (an add per call, beside {@link #consumed}). */
+    long messagesConsumed;
+    /** Reader's counter: parks in {@code awaitMessage}. */
+    long sleeps;
+    /** Reader's counter: nanoseconds parked in {@code awaitMessage}, over the parks that ended. */
+    long sleepNanos;
 }
 
 /** Padding after the reader's word. */

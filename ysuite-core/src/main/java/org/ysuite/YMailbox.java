@@ -68,6 +68,10 @@ public final class YMailbox<T> {
     /** The user's name in events, or null (see {@link #named}); guarded by {@code this} for writes. */
     private volatile String name;
 
+    /** Reader's counters: waits on the signaler, and their time (read racily by stats()). */
+    private long sleeps;
+    private long sleepNanos;
+
     /** The reader's side: which pipes the next round visits. Owned by the reader thread. */
     private final MailboxRounds rounds;
     /** The spin phase of the reader's wait, over its awake pipes (see {@link SpinWait}). */
@@ -148,6 +152,28 @@ public final class YMailbox<T> {
      */
     public String name() {
         return name;
+    }
+
+    /**
+     * Returns a snapshot of this mailbox's counters (see {@link PipeStats}), over all its
+     * writers: messages flushed, wake-ups (flushes that found the reader asleep on their pipe and
+     * fired its signal), the reader's sleeps on the signaler in {@link #poll(Consumer)} and their
+     * time, and the depth, messages flushed and not yet handed over. Writer waits are 0 (the
+     * pipes are unbounded). Any thread may call it; it allocates the snapshot and nothing else.
+     *
+     * @return the counters
+     */
+    public PipeStats stats() {
+        long flushed = 0;
+        long wakeups = 0;
+        long depth = 0;
+        for (Writer<?> w : writers) {
+            long f = w.pipe.w; // as YPipe.stats() reads them: plain longs, read racily
+            flushed += f;
+            wakeups += w.pipe.wakeupsSent;
+            depth += Math.max(0, f - w.pipe.front);
+        }
+        return new PipeStats(flushed, wakeups, sleeps, sleepNanos, 0, depth);
     }
 
     /** Tells one of ysuite's signalers that a mailbox's reader waits on it, and its name. */
@@ -362,7 +388,13 @@ public final class YMailbox<T> {
             }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
             // A close from now on signals after setting the flag, and that signal ends the poll.
-            waiter.poll(rounds);
+            long asleepFrom = System.nanoTime();
+            try {
+                waiter.poll(rounds);
+            } finally {
+                sleeps++;
+                sleepNanos += System.nanoTime() - asleepFrom;
+            }
             n = rounds.drain(writers, handler, true);
             if (n > 0) {
                 return n;
@@ -412,7 +444,15 @@ public final class YMailbox<T> {
             if (left <= 0) {
                 return 0;
             }
-            if (waiter.poll(rounds, left, TimeUnit.NANOSECONDS) == 0) {
+            long asleepFrom = System.nanoTime();
+            int got;
+            try {
+                got = waiter.poll(rounds, left, TimeUnit.NANOSECONDS);
+            } finally {
+                sleeps++;
+                sleepNanos += System.nanoTime() - asleepFrom;
+            }
+            if (got == 0) {
                 return 0;
             }
             n = rounds.drain(writers, handler, true);

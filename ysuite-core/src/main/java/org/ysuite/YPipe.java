@@ -241,6 +241,20 @@ public final class YPipe<T> extends YPipeSpares {
     }
 
     /**
+     * Returns a snapshot of this pipe's counters (see {@link PipeStats}): items flushed,
+     * wake-ups asked for (flushes that returned {@code false}), and the depth, items flushed and
+     * not yet read. Sleeps and writer waits are 0: the reader sleeps on your signaler (see its
+     * events), and the store is unbounded. Any thread may call it; it allocates the snapshot and
+     * nothing else.
+     *
+     * @return the counters
+     */
+    public PipeStats stats() {
+        long flushed = w; // the writer's count of items flushed (a plain long, read racily)
+        return new PipeStats(flushed, wakeupsSent, 0, 0, 0, flushed - front);
+    }
+
+    /**
      * Makes every complete item written so far visible to the reader.
      *
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
@@ -252,6 +266,7 @@ public final class YPipe<T> extends YPipeSpares {
         if (flushPositions()) {
             return true;
         }
+        wakeupsSent++;
         WakeupEvent.emit("YPipe flush", name);
         return false;
     }
@@ -523,6 +538,8 @@ abstract class YPipeWriterStore extends PipeProtocol {
     int backPos;
     /** Writer: drained chunks taken from the reader, ready for reuse. */
     YPipe.Chunk freeChunks;
+    /** Writer's counter: flushes that found the reader asleep (read racily by stats()). */
+    long wakeupsSent;
 }
 
 /** Padding between the writer's and the reader's store. */

@@ -37,7 +37,7 @@ class FieldLayoutTest {
     @Test
     void ypipeGroupsNeverShareALine() {
         assertApart(YPipe.class,
-                "writer: w f tail backChunk backPos freeChunks",
+                "writer: w f tail backChunk backPos freeChunks wakeupsSent",
                 "reader: front r readerPolicy readerSpin batchPauses frontChunk frontPos clearedPos batchReader",
                 "shared c: c closedAt",
                 "shared spares: spares name");
@@ -46,10 +46,12 @@ class FieldLayoutTest {
     @Test
     void offHeapYPipeGroupsNeverShareALine() {
         assertApart(OffHeapYPipe.class,
-                "writer: w f tail headCache claimStart claimLength claimThread writerWord",
+                "writer: w f tail headCache claimStart claimLength claimThread writerWord messagesWritten messagesFlushed"
+                        + " wakeupsSent writerWaits",
                 "reader: front r readerPolicy readerSpin batchPauses",
                 "shared c: c closedAt",
-                "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader",
+                "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader messagesConsumed sleeps"
+                        + " sleepNanos",
                 "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait name");
     }
 
