@@ -1,6 +1,7 @@
 // Over 500 lines: the public API only (the mailbox and its nested public Builder and Sender, which
 // cannot move without changing the API, with their javadoc); the loop side is in LoopDrain,
-// LoopRegistration and SenderGate.
+// LoopRegistration and SenderGate, the counts in SendCounts and HandOffStats, the settings' checks
+// in MailboxSettings.
 package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
@@ -73,6 +74,14 @@ import org.ysuite.YSocketPair;
  * A message is <em>accepted</em> when {@link Sender#send} (or the {@link Sender#flush} after
  * {@link Sender#write}) returns normally: it is then delivered exactly once, before or during the
  * close. Messages written but not flushed when the mailbox closes are not accepted and are dropped.
+ *
+ * <h2>Counts</h2>
+ * {@link #sent()}, {@link #delivered()}, {@link #depth()}, {@link #wakeups()} and the sampled
+ * hand-off latency ({@link #handOffSamples()}, {@link #handOffTotalNanos()},
+ * {@link #handOffMaxNanos()}) may be read from any thread at any time: the senders and the loop
+ * each store their own counts for other threads, adding no lock and no atomic instruction to a
+ * message's path. Read while the mailbox runs they are approximate (see each accessor); after
+ * {@link #closeFuture()} completes they are final. ysuite-micrometer binds them to Micrometer.
  *
  * <pre>{@code
  * IoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
