@@ -7,7 +7,7 @@
  * automatic module name), whose types appear in this module's API. Micrometer and Netty are the
  * application's (both Maven dependencies are {@code provided}).
  */
-@SuppressWarnings("requires-transitive-automatic") // micrometer.core has no module descriptor
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // micrometer.core: no descriptor
 module org.ysuite.micrometer {
     requires transitive org.ysuite.netty;
     requires transitive micrometer.core;
