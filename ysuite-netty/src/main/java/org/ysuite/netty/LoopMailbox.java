@@ -303,8 +303,8 @@ public final class LoopMailbox<T> {
          * {@link LoopMailbox#handOffSamples()}): it reads {@code System.nanoTime()} for one
          * message in {@code interval} (the {@code interval}-th, the {@code 2*interval}-th, ... of
          * each sender), never for the others. A sample point is skipped while that sender's
-         * previous sample is still waiting in the mailbox. {@code 1} samples every message a
-         * sender writes while its previous one is delivered. Default
+         * previous sample is still waiting in the mailbox. {@code 1} samples every message that a
+         * sender writes once its previous one is delivered. Default
          * {@link LoopMailbox#DEFAULT_HAND_OFF_SAMPLE_INTERVAL}.
          *
          * @param interval a power of two, from 1 to 2<sup>30</sup>
