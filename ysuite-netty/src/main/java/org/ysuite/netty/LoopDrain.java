@@ -40,6 +40,14 @@ import org.ysuite.YPipe;
  * whole turn brought nothing. A task that delivered a larger batch drains the pipe and puts it to
  * sleep at once, as a dense stream's wake-up is shared by many messages.
  *
+ * <h2>Counts</h2>
+ * The loop counts deliveries in {@code deliveredOnLoop} (plain) and publishes the total once per
+ * drain; it also counts each pipe's deliveries (at the end of each drain of it), which tells it the
+ * number of every message it hands over, so it can find the senders' hand-off samples (see
+ * {@link SendCounts}) with one comparison per message: {@code sampleAt} is the value of
+ * {@code deliveredOnLoop} at the drained pipe's next sample point. Its statistics are in
+ * {@link HandOffStats}.
+ *
  * <h2>Budget</h2>
  * A task delivers at most the batch limit, then goes on in its next turn, after the loop's next I/O
  * pass (a task queued at the end of this turn, {@code executeAfterEventLoopIteration}: a task that
@@ -76,36 +84,52 @@ final class LoopDrain<T> {
     private boolean draining;
     private long deliveredOnLoop;
     private long wakeupsOnLoop;
+    /** The sender counts of the pipe being drained; null between drains. */
+    private SendCounts sampling;
+    /** During a drain: deliveredOnLoop minus the drained pipe's deliveries, so the difference is its message number. */
+    private long pipeBase;
+    /** During a drain: deliveredOnLoop at the drained pipe's next sample point; -1 (never reached) between drains. */
+    private long sampleAt = -1;
 
     // Copies of the loop-thread counters for other threads: written by the loop thread only
     // (single writer, so a plain increment of the loop's own copy and a volatile store suffice).
     private volatile long delivered;
     private volatile long wakeups;
+    private final HandOffStats handOff = new HandOffStats();
+    /** The hand-off sample interval, a power of two. */
+    private final int sampleInterval;
 
     LoopDrain(IoEventLoop loop, Consumer<? super T> handler,
-            BiConsumer<? super T, ? super Throwable> onHandlerFailure, int batchLimit, BooleanSupplier stopped) {
+            BiConsumer<? super T, ? super Throwable> onHandlerFailure, int batchLimit, int sampleInterval,
+            BooleanSupplier stopped) {
         this.loop = loop;
         this.handler = handler;
         this.onHandlerFailure = onHandlerFailure;
         this.batchLimit = batchLimit;
+        this.sampleInterval = sampleInterval;
         this.stopped = stopped;
     }
 
     /** Any thread: a new sender's pipe, its reader asleep so that its first flush queues the task. */
     Pipe newPipe() {
-        return new Pipe();
+        return new Pipe(new SendCounts(sampleInterval));
     }
 
     /** One sender's pipe and the loop task that drains it. */
     final class Pipe implements Runnable {
         final YPipe<T> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
+        /** The sender's counts and hand-off stamp. */
+        final SendCounts counts;
+        /** Loop thread: this pipe's messages delivered, as of the end of its last drain. */
+        private long deliveredFromPipe;
         /** Loop thread: a continuation after the budget is queued. */
         private boolean continuing;
         /** Loop thread: the task ran before the registration was done; the pipe is left awake. */
         private boolean deferred;
         private final Runnable requeue = this::requeue;
 
-        Pipe() {
+        Pipe(SendCounts counts) {
+            this.counts = counts;
             // A new pipe's reader counts as awake: put it to sleep on the reader side before any
             // write. The loop reads the pipe only after a happens-before edge from this thread:
             // the writer's task (this object reaches the writer through the caller's own hand-off),
@@ -173,6 +197,7 @@ final class LoopDrain<T> {
         }
         draining = true;
         long before = deliveredOnLoop;
+        beginPipe(p);
         try {
             int budget = batchLimit;
             int n;
@@ -199,6 +224,7 @@ final class LoopDrain<T> {
                 }
             }
         } finally {
+            endPipe(p);
             draining = false;
             if (deliveredOnLoop != before) {
                 delivered = deliveredOnLoop;
@@ -232,8 +258,13 @@ final class LoopDrain<T> {
             // No sender is inside a call now and none can enter, so the pipes hold exactly the
             // accepted messages not yet delivered.
             for (Pipe p : pipes) {
-                while (p.pipe.readBatch(deliver) > 0) {
-                    // keep draining
+                beginPipe(p);
+                try {
+                    while (p.pipe.readBatch(deliver) > 0) {
+                        // keep draining
+                    }
+                } finally {
+                    endPipe(p);
                 }
             }
         } finally {
@@ -248,8 +279,34 @@ final class LoopDrain<T> {
         return draining;
     }
 
+    /** Loop thread: {@code p}'s messages are delivered next; finds its next sample point. */
+    private void beginPipe(Pipe p) {
+        sampling = p.counts;
+        pipeBase = deliveredOnLoop - p.deliveredFromPipe;
+        // the next message number n > deliveredFromPipe with (n & mask) == 0
+        sampleAt = pipeBase + ((p.deliveredFromPipe | p.counts.mask()) + 1);
+    }
+
+    /** Loop thread: the drain of {@code p} ends. */
+    private void endPipe(Pipe p) {
+        p.deliveredFromPipe = deliveredOnLoop - pipeBase;
+        sampling = null;
+        sampleAt = -1;
+    }
+
+    /** Loop thread: the message just counted is a sample point of the drained pipe. */
+    private void samplePoint() {
+        long stamp = sampling.takeStamp(deliveredOnLoop - pipeBase);
+        if (stamp != SendCounts.NO_STAMP) {
+            handOff.record(stamp);
+        }
+        sampleAt += sampleInterval;
+    }
+
     private void deliver(T message) {
-        deliveredOnLoop++;
+        if (++deliveredOnLoop == sampleAt) {
+            samplePoint(); // one in sampleInterval messages of a pipe
+        }
         try {
             handler.accept(message);
         } catch (Throwable t) {
@@ -268,5 +325,9 @@ final class LoopDrain<T> {
 
     long wakeups() {
         return wakeups;
+    }
+
+    HandOffStats handOff() {
+        return handOff;
     }
 }

@@ -1,6 +1,7 @@
 // Over 500 lines: the public API only (the mailbox and its nested public Builder and Sender, which
 // cannot move without changing the API, with their javadoc); the loop side is in LoopDrain,
-// LoopRegistration and SenderGate.
+// LoopRegistration and SenderGate, the counts in SendCounts and HandOffStats, the settings' checks
+// in MailboxSettings.
 package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
@@ -74,6 +75,14 @@ import org.ysuite.YSocketPair;
  * {@link Sender#write}) returns normally: it is then delivered exactly once, before or during the
  * close. Messages written but not flushed when the mailbox closes are not accepted and are dropped.
  *
+ * <h2>Counts</h2>
+ * {@link #sent()}, {@link #delivered()}, {@link #depth()}, {@link #wakeups()} and the sampled
+ * hand-off latency ({@link #handOffSamples()}, {@link #handOffTotalNanos()},
+ * {@link #handOffMaxNanos()}) may be read from any thread at any time: the senders and the loop
+ * each store their own counts for other threads, adding no lock and no atomic instruction to a
+ * message's path. Read while the mailbox runs they are approximate (see each accessor); after
+ * {@link #closeFuture()} completes they are final. ysuite-micrometer binds them to Micrometer.
+ *
  * <pre>{@code
  * IoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
  * LoopMailbox<Order> orders = LoopMailbox.register(group.next(), order -> book.apply(order));
@@ -90,6 +99,9 @@ public final class LoopMailbox<T> {
 
     /** The default {@link Builder#batchLimit}: {@value} messages per turn of the loop. */
     public static final int DEFAULT_BATCH_LIMIT = 4096;
+
+    /** The default {@link Builder#handOffSampleInterval}: one message in {@value} per sender. */
+    public static final int DEFAULT_HAND_OFF_SAMPLE_INTERVAL = 1024;
 
     private static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(LoopMailbox.class);
 
@@ -108,6 +120,8 @@ public final class LoopMailbox<T> {
     }
 
     private final IoEventLoop loop;
+    private final String name;
+    private final int handOffSampleInterval;
     private final LoopDrain<T> drain;
     private final LoopRegistration registration;
 
@@ -123,7 +137,10 @@ public final class LoopMailbox<T> {
 
     private LoopMailbox(Builder<T> b) {
         this.loop = b.loop;
-        this.drain = new LoopDrain<>(loop, b.handler, b.onHandlerFailure, b.batchLimit, this::stopped);
+        this.name = MailboxSettings.nameOrDefault(b.name);
+        this.handOffSampleInterval = b.handOffSampleInterval;
+        this.drain = new LoopDrain<>(loop, b.handler, b.onHandlerFailure, b.batchLimit, handOffSampleInterval,
+                this::stopped);
         this.registration = new LoopRegistration(loop, b.kind, false, new Lifecycle());
     }
 
@@ -211,6 +228,8 @@ public final class LoopMailbox<T> {
         private YSocketPair.Kind kind = YSocketPair.Kind.EVENTFD;
         private int batchLimit = DEFAULT_BATCH_LIMIT;
         private BiConsumer<? super T, ? super Throwable> onHandlerFailure = LoopMailbox::logFailure;
+        private String name;
+        private int handOffSampleInterval = DEFAULT_HAND_OFF_SAMPLE_INTERVAL;
 
         private Builder(IoEventLoop loop, Consumer<? super T> handler) {
             this.loop = Objects.requireNonNull(loop, "loop");
@@ -261,6 +280,39 @@ public final class LoopMailbox<T> {
          */
         public Builder<T> onHandlerFailure(BiConsumer<? super T, ? super Throwable> onHandlerFailure) {
             this.onHandlerFailure = Objects.requireNonNull(onHandlerFailure, "onHandlerFailure");
+            return this;
+        }
+
+        /**
+         * Names the mailbox: {@link LoopMailbox#name()}, shown by {@code toString()} and used by
+         * metrics (e.g. ysuite-micrometer's {@code mailbox} tag). Default: {@code LoopMailbox-}
+         * followed by a number unique in this JVM.
+         *
+         * @param name the name, not blank
+         * @return this builder
+         * @throws NullPointerException if {@code name} is null
+         * @throws IllegalArgumentException if {@code name} is empty or only white space
+         */
+        public Builder<T> name(String name) {
+            this.name = MailboxSettings.checkName(name);
+            return this;
+        }
+
+        /**
+         * Sets how often each sender samples the hand-off latency (see
+         * {@link LoopMailbox#handOffSamples()}): it reads {@code System.nanoTime()} for one
+         * message in {@code interval} (the {@code interval}-th, the {@code 2*interval}-th, ... of
+         * each sender), never for the others. A sample point is skipped while that sender's
+         * previous sample is still waiting in the mailbox. {@code 1} samples every message that a
+         * sender writes once its previous one is delivered. Default
+         * {@link LoopMailbox#DEFAULT_HAND_OFF_SAMPLE_INTERVAL}.
+         *
+         * @param interval a power of two, from 1 to 2<sup>30</sup>
+         * @return this builder
+         * @throws IllegalArgumentException if {@code interval} is not a power of two in that range
+         */
+        public Builder<T> handOffSampleInterval(int interval) {
+            this.handOffSampleInterval = MailboxSettings.checkSampleInterval(interval);
             return this;
         }
 
@@ -424,6 +476,93 @@ public final class LoopMailbox<T> {
     }
 
     /**
+     * Returns how many messages the senders have accepted ({@link Sender#send} or
+     * {@link Sender#flush} returned normally), summed over all senders.
+     *
+     * <p>Each sender counts in a field only its own thread writes and stores it after each flush
+     * (no lock, no atomic instruction); this sum reads them racily: each count untorn, possibly
+     * a send behind. Read by a sender's own thread it includes that sender's last send. After
+     * {@link #closeFuture()} completes it is exact and equals {@link #delivered()}.
+     *
+     * @return the messages accepted so far
+     */
+    public long sent() {
+        return SendCounts.sent(senders);
+    }
+
+    /**
+     * Returns about how many accepted messages wait to be delivered: {@link #sent()} minus
+     * {@link #delivered()}, never negative.
+     *
+     * <p>Approximate: both counts are read racily, and {@code delivered()} is published at the end
+     * of each drain, so the messages of a drain in progress still count as waiting (and a message
+     * delivered before its sender stored its count would make the difference negative: it is
+     * clamped at 0). Exact when nothing moves; 0 after {@link #closeFuture()} completes.
+     *
+     * @return the approximate number of messages waiting, {@code >= 0}
+     */
+    public long depth() {
+        long delivered = delivered(); // first: a volatile read, so the sums below are not older
+        return Math.max(0, sent() - delivered);
+    }
+
+    /**
+     * Returns how many hand-off latencies have been sampled: messages stamped by their sender
+     * (one in {@link Builder#handOffSampleInterval} per sender, a point skipped while the
+     * sender's previous sample waits) whose delivery the loop timed.
+     *
+     * <p>A hand-off latency is the time from the stamp, taken just before the message is
+     * written, to its delivery, just before the handler is called: the wait in the pipe, the
+     * wake-up and the drain before it. The loop stores the statistics without a lock or an
+     * atomic instruction; {@code handOffSamples()}, {@link #handOffTotalNanos()} and
+     * {@link #handOffMaxNanos()} are each read untorn but separately, so together they may be a
+     * sample apart while the mailbox runs. Final once {@link #closeFuture()} completes.
+     *
+     * @return the number of samples so far
+     */
+    public long handOffSamples() {
+        return drain.handOff().samples();
+    }
+
+    /**
+     * Returns the sum of the sampled hand-off latencies (see {@link #handOffSamples()}); divided
+     * by the number of samples it is their mean.
+     *
+     * @return the total of the samples, in nanoseconds
+     */
+    public long handOffTotalNanos() {
+        return drain.handOff().totalNanos();
+    }
+
+    /**
+     * Returns the largest sampled hand-off latency (see {@link #handOffSamples()}) since the
+     * mailbox was registered; 0 before the first sample.
+     *
+     * @return the largest sample, in nanoseconds
+     */
+    public long handOffMaxNanos() {
+        return drain.handOff().maxNanos();
+    }
+
+    /**
+     * Returns the sample interval set by {@link Builder#handOffSampleInterval}.
+     *
+     * @return one message in this many per sender is a sample point
+     */
+    public int handOffSampleInterval() {
+        return handOffSampleInterval;
+    }
+
+    /**
+     * Returns the mailbox's name, set by {@link Builder#name} or given by default.
+     *
+     * @return the name, never blank
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
      * Returns the number of senders made by {@link #newSender()}.
      *
      * @return the sender count
@@ -435,13 +574,14 @@ public final class LoopMailbox<T> {
     /**
      * Describes the mailbox.
      *
-     * @return transport, state and counters
+     * @return name, transport, state and counters
      */
     @Override
     public String toString() {
         int s = state;
-        return "LoopMailbox[" + registration.transport() + ", " + (s == OPEN ? "open" : s == CLOSING ? "closing" : "closed")
-                + ", senders=" + senders.length + ", delivered=" + delivered() + ", wakeups=" + wakeups() + "]";
+        return "LoopMailbox[" + name + ", " + registration.transport() + ", "
+                + (s == OPEN ? "open" : s == CLOSING ? "closing" : "closed") + ", senders=" + senders.length
+                + ", sent=" + sent() + ", delivered=" + delivered() + ", wakeups=" + wakeups() + "]";
     }
 
     /**
@@ -455,11 +595,13 @@ public final class LoopMailbox<T> {
         private final LoopMailbox<T> box;
         private final LoopDrain<T>.Pipe pipe;
         private final YPipe<T> writer;
+        final SendCounts counts;
 
         Sender(LoopMailbox<T> box, LoopDrain<T>.Pipe pipe) {
             this.box = box;
             this.pipe = pipe;
             this.writer = pipe.pipe;
+            this.counts = pipe.counts;
         }
 
         /**
@@ -475,8 +617,11 @@ public final class LoopMailbox<T> {
             Objects.requireNonNull(message, "message");
             enter();
             try {
+                counts.writing();
                 writer.write(message, false);
-                if (!writer.flush()) {
+                boolean awake = writer.flush();
+                counts.flushed();
+                if (!awake) {
                     pipe.wake(); // the loop went to sleep on this pipe: queue its drain task
                 }
             } finally {
@@ -496,6 +641,7 @@ public final class LoopMailbox<T> {
             Objects.requireNonNull(message, "message");
             enter();
             try {
+                counts.writing();
                 writer.write(message, false);
             } finally {
                 exit();
@@ -512,7 +658,9 @@ public final class LoopMailbox<T> {
         public void flush() {
             enter();
             try {
-                if (!writer.flush()) {
+                boolean awake = writer.flush();
+                counts.flushed();
+                if (!awake) {
                     pipe.wake();
                 }
             } finally {
