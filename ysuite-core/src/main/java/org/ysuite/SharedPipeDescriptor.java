@@ -19,8 +19,11 @@ final class SharedPipeDescriptor {
     /** "YSPIPE01" read as a native-order long. */
     static final long MAGIC = ByteBuffer.wrap("YSPIPE01".getBytes(StandardCharsets.US_ASCII))
             .order(ByteOrder.nativeOrder()).getLong();
-    /** 2: the shared words are single-writer positions and sleep/wake counters (no flag bits). */
-    static final int VERSION = 2;
+    /**
+     * 3: the counters at 1024 and 1152 (version 2 had the same words without them; version 1 had
+     * flag bits in c and head).
+     */
+    static final int VERSION = 3;
     static final int HEADER_SIZE = 4096;
 
     static final int MAGIC_AT = 0;
@@ -46,6 +49,23 @@ final class SharedPipeDescriptor {
     static final int WRITER_SLEEP_AT = 512;
     /** Writer's: the futex word (int) the reader sleeps on; the writer bumps it. */
     static final int READER_WAKE_AT = 520;
+    /*
+     * The counters (docs/observability.md), each a long written only by its side's thread with an
+     * opaque or release store (never torn) and read by anyone, never trusted: one 128-byte block
+     * per side, away from the hot words above (see SharedPipeCounters).
+     */
+    /** Writer's: messages flushed (records of complete messages, counted at write, stored at flush). */
+    static final int FLUSHED_AT = 1024;
+    /** Writer's: wake-ups sent (flushes that found the reader asleep and woke it). */
+    static final int WAKEUPS_AT = 1032;
+    /** Writer's: writer waits (awaitSpace calls that found no room and waited). */
+    static final int WRITER_WAITS_AT = 1040;
+    /** Reader's: messages consumed (stored when head is published). */
+    static final int CONSUMED_AT = 1152;
+    /** Reader's: sleeps (awaitMessage calls that slept in the futex, however many slices). */
+    static final int SLEEPS_AT = 1160;
+    /** Reader's: time asleep in those sleeps, in nanoseconds (System.nanoTime around the futex). */
+    static final int SLEEP_NANOS_AT = 1168;
 
     static final int FREE = 0;
     static final int OPEN = 1;

@@ -58,6 +58,8 @@ abstract class SharedPipeEnd implements AutoCloseable {
     final SharedWords.Sleep sleep;
     final SharedWords.Wake wake;
     final long peerCheckNanos;
+    /** This side's counters in the file's header, and its reads of both sides'. */
+    final SharedPipeCounters counters;
     private final Futex futex = new Futex();
 
     /** This side's {@link SideGuard} word (no payload). */
@@ -94,6 +96,7 @@ abstract class SharedPipeEnd implements AutoCloseable {
             this.ownWakeAt = READER_WAKE_AT;
         }
         this.peerCheckNanos = peerCheckNanos;
+        this.counters = new SharedPipeCounters(shared);
         file.releaseWhenUnreachable(this);
     }
 
@@ -110,6 +113,48 @@ abstract class SharedPipeEnd implements AutoCloseable {
     /** Records, if the event is enabled, that this side found its peer gone, and why. */
     final void peerGone(String reason) {
         PeerGoneEvent.emit(getClass().getSimpleName(), eventName, path, reason);
+    }
+
+    /**
+     * Returns the pipe's counters as the file holds them now, both sides' (each side keeps its
+     * own in the file's header, so the other side, and {@link SharedPipeStat} in any process,
+     * can read them): {@link PipeStats#messagesFlushed()} the writer's messages flushed (each
+     * part of a message written in parts counts as one: the reader receives each part as a
+     * message); {@link PipeStats#wakeups()} the writer's flushes that found the reader asleep
+     * and woke it; {@link PipeStats#sleeps()} the reader's {@code awaitMessage} calls that slept
+     * in the futex (once per call, however many peer-check slices it slept);
+     * {@link PipeStats#sleepNanos()} the time they slept; {@link PipeStats#writerWaits()} the
+     * writer's {@code awaitSpace} calls that found no room and waited; {@link PipeStats#depth()}
+     * flushed minus the reader's messages consumed. A restarted side continues its counts. No
+     * lock: any thread may call it while the pipe runs, and the pipe's own operations pay only a
+     * plain add per message and a store per flush or read call.
+     *
+     * <p>The counters come from a file another process can write: they are only reported, never
+     * trusted, and a scribbled counter shows as a strange number, never as an exception.
+     *
+     * @return a snapshot of the counters
+     * @throws IllegalStateException if this side is closed (the stat tool still reads the file),
+     *     or the file was truncated under the mapping
+     */
+    public final PipeStats stats() {
+        // The pin keeps the mapping while we read it, outside the guard: tryRelease unmaps only
+        // once the side is CLOSED and no pin is held. Our pin (a volatile add) comes before our
+        // volatile read of the side word, and the releaser reads the side word before the pins:
+        // either we see CLOSED here and touch nothing, or it sees our pin and leaves the unmap
+        // to our tryRelease below.
+        PINS.getAndAdd(this, 1);
+        try {
+            if (SideGuard.isClosed((long) SIDE.getVolatile(this))) {
+                throw new IllegalStateException("pipe is closed: its counters are in " + path
+                        + " (java -jar ysuite-core.jar stat " + path + ")");
+            }
+            return SharedPipeCounters.read(shared).toPipeStats();
+        } catch (InternalError e) {
+            throw fault(e);
+        } finally {
+            PINS.getAndAdd(this, -1);
+            tryRelease();
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.internal.Futex;
@@ -41,6 +42,22 @@ public final class SharedPipeReader extends SharedPipeEnd {
     private long r;
     /** Reader: the header of the record at front, read once from the file and checked. */
     private int frontHeader;
+    /** Reader: messages consumed (the counter's own copy; stored in the file with head). */
+    private long consumedCount;
+    /** {@link #readBatch}'s handler around the caller's: counts each message. */
+    private final CountingHandler counting = new CountingHandler();
+
+    /** Counts a message, then hands it on (a handler that throws has still consumed it). */
+    private final class CountingHandler implements MessageHandler {
+        /** The caller's handler during a readBatch; reader thread only. */
+        MessageHandler target;
+
+        @Override
+        public void onMessage(ByteBuffer buffer, int offset, int length) {
+            consumedCount++; // the counters' cost per message: an add on this reader's own field
+            target.onMessage(buffer, offset, length);
+        }
+    }
 
     /** One look of the spin phase: has the writer flushed past front? */
     private final class FlushSpin extends SpinWait {
@@ -58,6 +75,7 @@ public final class SharedPipeReader extends SharedPipeEnd {
         super(file, peerCheckNanos);
         this.readerPolicy = readerPolicy;
         front = r = SharedWords.positionAfterArm(shared, HEAD_AT); // the last published head
+        consumedCount = SharedPipeCounters.load(shared, SharedPipeDescriptor.CONSUMED_AT); // continued
     }
 
     /**
@@ -103,6 +121,7 @@ public final class SharedPipeReader extends SharedPipeEnd {
             // file's copy meanwhile; what we copy and how far we advance follow the checked one)
             int length = ring.copy(front, frontHeader, dst);
             front += recordSize(length);
+            consumedCount++;
             return length;
         } catch (InternalError e) {
             throw fault(e);
@@ -132,10 +151,12 @@ public final class SharedPipeReader extends SharedPipeEnd {
                 return 0;
             }
             inCallback = true; // the handler may close this reader: see SharedPipeEnd.close
-            return ring.drain(front, r, frontHeader, handler, consumed); // each header read once
+            counting.target = handler;
+            return ring.drain(front, r, frontHeader, counting, consumed); // each header read once
         } catch (InternalError e) {
             throw fault(e);
         } finally {
+            counting.target = null;
             inCallback = false;
             leaveReader(from);
         }
@@ -263,12 +284,14 @@ public final class SharedPipeReader extends SharedPipeEnd {
     /**
      * Reader: leaves its side, first publishing head if this call consumed anything: a volatile
      * store (its release orders our reads of the records before it; the writer's acquire of head
-     * may then reuse their bytes), then the look at writerSleep (Dekker with the writer's arm).
+     * may then reuse their bytes), then the count consumed (a release store after it: see
+     * SharedPipeCounters), then the look at writerSleep (Dekker with the writer's arm).
      */
     private void leaveReader(long from) {
         try {
             if (front != from) {
                 SharedWords.publish(shared, HEAD_AT, front);
+                counters.storeConsumed(consumedCount);
                 wake.ifAsleep();
             }
         } catch (InternalError | Futex.FaultException e) {
@@ -287,6 +310,7 @@ public final class SharedPipeReader extends SharedPipeEnd {
         enter();
         long from = front;
         ParkEvent event = null;
+        boolean slept = false;
         String outcome = Outcome.CLOSE;
         try {
             for (;;) {
@@ -309,10 +333,14 @@ public final class SharedPipeReader extends SharedPipeEnd {
                     }
                     slice = Math.min(slice, left);
                 }
-                if (event == null) {
+                if (!slept) {
+                    slept = true;
+                    counters.slept(); // once per wait, however many slices
                     event = ParkEvent.begin("SharedPipeReader", eventName);
                 }
+                long asleepFrom = System.nanoTime(); // the slow path only: around the futex
                 boolean woken = sleep(sleep.seq(), slice);
+                counters.asleep(System.nanoTime() - asleepFrom);
                 if (Thread.interrupted()) {
                     outcome = Outcome.INTERRUPT;
                     throw new InterruptedException();

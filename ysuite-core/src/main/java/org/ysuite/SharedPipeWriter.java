@@ -38,6 +38,9 @@ public final class SharedPipeWriter extends SharedPipeEnd {
     private long tail;
     /** Writer: the last head it read. */
     private long headCache;
+    /** Writer: records written (each part counts), and those of complete messages (flushable). */
+    private long records;
+    private long flushable;
     /** Writer: the open claim's record position (or -1), length and thread. */
     private long claimStart = -1;
     private int claimLength;
@@ -60,6 +63,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
         long c = SharedWords.positionAfterArm(shared, C_AT); // checked at open
         w = f = tail = c; // a restarted writer resumes after the last flush
         headCache = SharedWords.positionAfterArm(shared, HEAD_AT);
+        records = flushable = SharedPipeCounters.load(shared, SharedPipeDescriptor.FLUSHED_AT);
     }
 
     /**
@@ -69,8 +73,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      * @return {@code true} if written; {@code false} if the ring has no room now
      * @throws NullPointerException if {@code src} is null
      * @throws IllegalArgumentException if the message is longer than {@link #maxMessageLength()}
-     * @throws IllegalStateException if the pipe is closed, or another thread
-     *     is writing
+     * @throws IllegalStateException if the pipe is closed, or another thread is writing
      */
     public boolean write(byte[] src) {
         Objects.requireNonNull(src, "src");
@@ -88,8 +91,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      * @throws NullPointerException if {@code src} is null
      * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not fit {@code src}
      * @throws IllegalArgumentException if {@code length} is longer than {@link #maxMessageLength()}
-     * @throws IllegalStateException if the pipe is closed, or another thread
-     *     is writing
+     * @throws IllegalStateException if the pipe is closed, or another thread is writing
      */
     public boolean write(byte[] src, int offset, int length, boolean incomplete) {
         Objects.requireNonNull(src, "src");
@@ -119,8 +121,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      * @throws NullPointerException if {@code src} is null
      * @throws IllegalArgumentException if {@code src.remaining()} is longer than
      *     {@link #maxMessageLength()}
-     * @throws IllegalStateException if the pipe is closed, or another thread
-     *     is writing
+     * @throws IllegalStateException if the pipe is closed, or another thread is writing
      */
     public boolean write(ByteBuffer src, boolean incomplete) {
         Objects.requireNonNull(src, "src");
@@ -182,8 +183,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      * before it are flushed, as by {@link #close()}) and {@link IllegalStateException} thrown.
      *
      * @param incomplete {@code true} if more parts of the same message follow
-     * @throws IllegalStateException if no claim is open, or the pipe was
-     *     closed meanwhile
+     * @throws IllegalStateException if no claim is open, or the pipe was closed meanwhile
      */
     public void commit(boolean incomplete) {
         if (claimStart < 0) {
@@ -211,8 +211,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      *
      * @return {@code true} if a message was taken back; {@code false} if everything written has
      *     been flushed
-     * @throws IllegalStateException if the pipe is closed, another thread is
-     *     writing, or a claim is open
+     * @throws IllegalStateException if the pipe is closed, another thread is writing, or a claim is open
      */
     public boolean unwrite() {
         enter();
@@ -224,6 +223,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
             }
             tail = last;
             f = ring.lastCompleteEnd(w, tail); // the end of the last complete record still written
+            flushable = --records - SharedPipeCounters.recordsIn(ring, f, tail); // less incomplete parts
             return true;
         } catch (InternalError e) {
             throw fault(e);
@@ -238,8 +238,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      *
      * @return {@code true} if the reader was awake (or nothing needed flushing); {@code false} if
      *     it was asleep and this call has woken it (nothing is left for the caller to do)
-     * @throws IllegalStateException if the pipe is closed, another thread is
-     *     writing, or the file was truncated
+     * @throws IllegalStateException if the pipe is closed, another thread is writing, or the file was truncated
      */
     public boolean flush() {
         if (claimStart >= 0 && claimThread == Thread.currentThread()) {
@@ -273,8 +272,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      * @throws IOException if the peer check fails
      * @throws IllegalArgumentException if {@code length} is out of range or can never fit behind
      *     the incomplete parts already written
-     * @throws IllegalStateException if messages are unflushed, or the pipe is
-     *     closed (also while waiting)
+     * @throws IllegalStateException if messages are unflushed, or the pipe is closed (also while waiting)
      */
     public void awaitSpace(int length) throws InterruptedException, IOException {
         awaitRoom(length, -1L);
@@ -291,8 +289,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
      * @throws PeerGoneException if the reader died, or closed its side, while there is no room
      * @throws IOException if the peer check fails
      * @throws IllegalArgumentException if {@code length} or {@code timeout} is out of range
-     * @throws IllegalStateException if messages are unflushed, or the pipe is
-     *     closed (also while waiting)
+     * @throws IllegalStateException if messages are unflushed, or the pipe is closed (also while waiting)
      * @throws NullPointerException if {@code unit} is null
      */
     public boolean awaitSpace(int length, long timeout, TimeUnit unit)
@@ -379,8 +376,10 @@ public final class SharedPipeWriter extends SharedPipeEnd {
 
     private void append(long start, int length, boolean incomplete) {
         tail = ring.seal(start, length, incomplete); // plain, as above
+        records++; // the counters' cost per message: an add on this writer's own field
         if (!incomplete) {
             f = tail;
+            flushable = records;
         }
     }
 
@@ -394,11 +393,13 @@ public final class SharedPipeWriter extends SharedPipeEnd {
         if (w == f) {
             return true;
         }
+        counters.storeFlushed(flushable); // before c, whose release orders it (SharedPipeCounters)
         SharedWords.publish(shared, C_AT, f);
         w = f;
         if (wake.ifAsleep()) {
             return true;
         }
+        counters.wokeReader();
         WakeupEvent.emit("SharedPipeWriter flush", eventName);
         return false;
     }
@@ -425,6 +426,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
             if (room || timeoutNanos == 0) {
                 return room;
             }
+            counters.writerWaited();
             WriterBlockedEvent blocked = WriterBlockedEvent.begin("SharedPipeWriter", eventName, length);
             String outcome = Outcome.CLOSE;
             try {

@@ -1,0 +1,187 @@
+package org.ysuite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** {@link SharedPipeStat}: the table of a live pipe, directories, hostile files, and the tool alone in a JVM. */
+class SharedPipeStatTest extends SharedPipeFileFixture {
+
+    private static final long PID = ProcessHandle.current().pid();
+
+    @Test
+    void aLivePipesRowHoldsItsCountersAndSides() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            sendFiveReadTwo(out, in);
+            List<String> lines = lines(SharedPipeStat.format(file));
+            assertEquals(2, lines.size(), lines.toString());
+            assertEquals(List.of("capacity", "writer", "reader", "flushed", "consumed", "depth", "wakeups", "sleeps",
+                    "asleep-ms", "writer-waits", "file"), words(lines.get(0)));
+            assertEquals(List.of("4096", "open", "" + PID, "open", "" + PID, "5", "2", "3", "0", "0", "0", "0",
+                    file.toString()), words(lines.get(1)));
+        }
+        List<String> closed = words(lines(SharedPipeStat.format(file)).get(1));
+        assertEquals(List.of("closed", "" + PID, "closed", "" + PID, "5", "2", "3"), closed.subList(1, 8));
+    }
+
+    @Test
+    void aDirectoryShowsItsPipeFilesAndSkipsTheRest() throws Exception {
+        Files.writeString(dir.resolve("notes.txt"), "not a pipe");
+        Files.writeString(dir.resolve(".pipe.123.tmp"), "a creator's temporary file: passed over");
+        Files.createDirectory(dir.resolve("sub"));
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
+            assertTrue(out.write(new byte[3]));
+            assertTrue(out.flush());
+            List<String> lines = lines(SharedPipeStat.format(dir));
+            assertEquals(3, lines.size(), lines.toString());
+            assertEquals(List.of("4096", "open", "" + PID, "free", "1", "0", "1"), words(lines.get(1)).subList(0, 7));
+            assertEquals("skipped " + dir.resolve("notes.txt") + ": not a pipe file (no \"YSPIPE01\" magic)",
+                    lines.get(2));
+        }
+    }
+
+    @Test
+    void hostileFilesGetOneClearLineEachNeverAnException() throws Exception {
+        SharedYPipe.createWriter(file, 4096).close();
+        Path wrongMagic = copy("wrong-magic");
+        patchFile(wrongMagic, 0, "NOTAPIPE".getBytes(StandardCharsets.US_ASCII));
+        Path oldVersion = copy("old-version");
+        patchFile(oldVersion, SharedPipeDescriptor.VERSION_AT, intBytes(2));
+        Path truncated = copy("truncated");
+        try (FileChannel ch = FileChannel.open(truncated, StandardOpenOption.WRITE)) {
+            ch.truncate(100);
+        }
+        Path tiny = dir.resolve("tiny");
+        Files.write(tiny, new byte[5]);
+        Path garbage = copy("garbage");
+        for (int at = SharedPipeDescriptor.FLUSHED_AT; at < SharedPipeDescriptor.SLEEP_NANOS_AT + 8; at += 8) {
+            patchFile(garbage, at, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, -at).array());
+        }
+        patchFile(garbage, SharedPipeDescriptor.WRITER_AT, intBytes(7));
+        patchFile(garbage, SharedPipeDescriptor.READER_AT, intBytes(SharedPipeDescriptor.OPEN));
+        patchFile(garbage, SharedPipeDescriptor.READER_AT + 4, intBytes(-3)); // pid
+
+        List<String> lines = lines(SharedPipeStat.format(wrongMagic, oldVersion, truncated, tiny, garbage));
+        assertEquals(6, lines.size(), lines.toString());
+        // the garbage printed as it is: states 7 and OPEN of pid -3, counters -offset, depth their difference
+        assertEquals(List.of("4096", "bad", "7", "dead?", "-3", "-1024", "-1152", "128", "-1032", "-1160", "0", "-1040",
+                garbage.toString()), words(lines.get(1)));
+        assertEquals(List.of(
+                wrongMagic + ": not a pipe file (no \"YSPIPE01\" magic)",
+                oldVersion + ": pipe file layout version 2, this tool reads version 3",
+                truncated + ": truncated or corrupt: 100 bytes, header size 4096 (a pipe file has a 4096-byte header)",
+                tiny + ": not a pipe file (5 bytes)"), lines.subList(2, 6));
+        assertEquals(1, run("stat", garbage.toString(), wrongMagic.toString()).status, "a named file not shown");
+    }
+
+    @Test
+    void usageErrorsExitWithTwoAndWatchPrintsRatesFromItsSecondTable() throws Exception {
+        assertEquals(2, run().status);
+        assertEquals(2, run("stats", file.toString()).status);
+        assertEquals(2, run("stat").status);
+        assertEquals(2, run("stat", "--bogus", file.toString()).status);
+        Result help = run("--help");
+        assertEquals(0, help.status);
+        assertTrue(help.out.startsWith("usage: java -jar ysuite-core.jar stat"), help.out);
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
+            assertTrue(out.write(new byte[3]));
+            assertTrue(out.flush());
+            Result watched = SharedPipeStatTest.run(2, "stat", "--watch", dir.toString());
+            assertEquals(0, watched.status, watched.err);
+            List<String> lines = lines(watched.out);
+            assertEquals(5, lines.size(), watched.out); // header, row, blank, header, row
+            assertTrue(lines.get(0).contains(" flushed/s "), lines.get(0));
+            assertEquals("-", words(lines.get(1)).get(11), "no rate before the second table");
+            assertEquals("0", words(lines.get(4)).get(11), "nothing flushed between the two tables");
+        }
+    }
+
+    /** The tool alone: a JVM whose class path is the core's classes, without jnr-ffi or any other jar. */
+    @Test
+    void theToolRunsWithTheCoreClassesAlone() throws Exception {
+        Path classes = Path.of(SharedPipeStat.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        assertTrue(Files.isRegularFile(classes.resolve("org/ysuite/SharedPipeStat.class")), classes.toString());
+        assertFalse(Files.exists(classes.resolve("jnr")), "the class path must hold no jnr-ffi");
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            sendFiveReadTwo(out, in);
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            Process p = new ProcessBuilder(java.toString(), "-cp", classes.toString(),
+                    "org.ysuite.SharedPipeStat", "stat", file.toString()).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), output);
+            assertEquals(0, p.exitValue(), output);
+            List<String> lines = lines(output);
+            assertEquals(2, lines.size(), output);
+            assertEquals(List.of("4096", "open", "" + PID, "open", "" + PID, "5", "2", "3"),
+                    words(lines.get(1)).subList(0, 8), output);
+        }
+    }
+
+    private static void sendFiveReadTwo(SharedPipeWriter out, SharedPipeReader in) {
+        for (int i = 0; i < 5; i++) {
+            assertTrue(out.write(new byte[i + 1]));
+        }
+        assertTrue(out.flush());
+        assertEquals(1, in.read(new byte[8]));
+        assertEquals(2, in.read(new byte[8]));
+    }
+
+    private Path copy(String name) throws Exception {
+        return Files.copy(file, dir.resolve(name));
+    }
+
+    private static void patchFile(Path f, int offset, byte[] bytes) throws Exception {
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(bytes), offset);
+        }
+    }
+
+    private static List<String> lines(String text) {
+        return text.lines().collect(Collectors.toList());
+    }
+
+    private static List<String> words(String line) {
+        return Arrays.asList(line.trim().split("\\s+"));
+    }
+
+    private static Result run(String... args) {
+        return run(1, args);
+    }
+
+    private static Result run(int rounds, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = SharedPipeStat.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), rounds);
+        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static final class Result {
+        final int status;
+        final String out;
+        final String err;
+
+        Result(int status, String out, String err) {
+            this.status = status;
+            this.out = out;
+            this.err = err;
+        }
+    }
+}

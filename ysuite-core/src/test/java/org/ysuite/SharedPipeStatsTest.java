@@ -1,0 +1,153 @@
+package org.ysuite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared pipe's counters ({@link SharedPipeWriter#stats()}, {@link SharedPipeReader#stats()}):
+ * after known sequences, from both sides, across a restart, and from a file full of garbage.
+ */
+class SharedPipeStatsTest extends SharedPipeFileFixture {
+
+    @Test
+    void flushedConsumedAndDepthFollowTheMessagesBothSidesSeeTheSame() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            assertCounters(out.stats(), 0, 0, 0, 0, 0);
+            for (int i = 0; i < 7; i++) {
+                assertTrue(out.write(new byte[i]));
+            }
+            assertCounters(out.stats(), 0, 0, 0, 0, 0); // written, not flushed
+            assertTrue(out.flush());
+            assertCounters(out.stats(), 7, 0, 0, 0, 7);
+            assertEquals(3, in.read(new byte[16]) + in.read(new byte[16]) + in.read(new byte[16]));
+            assertCounters(in.stats(), 7, 0, 0, 0, 4);
+            assertEquals(4, in.readBatch((b, o, l) -> { }));
+            assertCounters(out.stats(), 7, 0, 0, 0, 0);
+            assertCounters(in.stats(), 7, 0, 0, 0, 0);
+        }
+    }
+
+    @Test
+    void partsCountOneEachWhenTheMessageIsCompleteAndUnwriteTakesThemBack() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            assertTrue(out.write(new byte[1], 0, 1, true));
+            assertTrue(out.write(new byte[1], 0, 1, true));
+            assertTrue(out.flush());
+            assertEquals(0, out.stats().messagesFlushed(), "incomplete parts are not flushed");
+            assertTrue(out.write(new byte[1], 0, 1, false));
+            assertTrue(out.write(new byte[2]));
+            assertTrue(out.unwrite());
+            assertTrue(out.unwrite()); // the message's last part: its two first parts are incomplete again
+            assertTrue(out.write(new byte[1], 0, 1, false));
+            assertTrue(out.flush());
+            assertEquals(3, out.stats().messagesFlushed(), "three parts of one message");
+            RuntimeException boom = new RuntimeException("handler");
+            assertThrows(RuntimeException.class, () -> in.readBatch((b, o, l) -> {
+                throw boom;
+            }));
+            assertEquals(2, in.stats().depth(), "a message whose handler threw counts as consumed");
+        }
+    }
+
+    @Test
+    void aSleepingReaderWokenOnceCountsOneSleepOneWakeupAndTimeAsleep() throws Throwable {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
+                SharedPipeReader in = slowPeerCheck().openReader()) {
+            TestThreads.Runner reader = TestThreads.start("stats-reader", () -> {
+                assertTrue(in.awaitMessage());
+                assertEquals(5, in.read(new byte[8]));
+            });
+            awaitSleepBit(SharedPipeDescriptor.READER_SLEEP_AT, reader.thread);
+            assertTrue(out.write(new byte[5]));
+            assertFalse(out.flush(), "the flush must find the reader asleep");
+            reader.join();
+            PipeStats s = out.stats();
+            assertCounters(s, 1, 1, 1, 0, 0);
+            assertTrue(s.sleepNanos() > 0, s.toString());
+            assertEquals(s.toString(), in.stats().toString(), "each side reads the other's counters");
+        }
+    }
+
+    @Test
+    void aWriterThatWaitedForSpaceCountsOneWait() throws Throwable {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
+                SharedPipeReader in = slowPeerCheck().openReader()) {
+            byte[] msg = new byte[out.maxMessageLength()];
+            assertTrue(out.write(msg));
+            assertTrue(out.write(msg));
+            assertFalse(out.write(msg), "the ring is full");
+            assertTrue(out.flush());
+            assertFalse(out.awaitSpace(msg.length, 0, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, out.stats().writerWaits(), "a wait that did not wait does not count");
+            TestThreads.Runner writer = TestThreads.start("stats-writer", () -> out.awaitSpace(msg.length));
+            awaitSleepBit(SharedPipeDescriptor.WRITER_SLEEP_AT, writer.thread);
+            assertEquals(msg.length, in.read(new byte[msg.length]));
+            writer.join();
+            assertCounters(in.stats(), 2, 0, 0, 1, 1);
+        }
+    }
+
+    @Test
+    void restartedSidesContinueTheirCountsAndAClosedSideNamesTheTool() throws Exception {
+        SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+        assertTrue(out.write(new byte[1]));
+        assertTrue(out.write(new byte[1]));
+        out.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class, out::stats);
+        assertTrue(closed.getMessage().contains("stat " + file), closed.getMessage());
+        try (SharedPipeReader in = SharedYPipe.openReader(file)) {
+            assertEquals(1, in.read(new byte[1]));
+        }
+        try (SharedPipeWriter again = SharedYPipe.builder(file).openWriter();
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            assertTrue(again.write(new byte[1]));
+            assertTrue(again.flush());
+            assertCounters(again.stats(), 3, 0, 0, 0, 2);
+            assertEquals(2, in.readBatch((b, o, l) -> { }));
+            assertCounters(in.stats(), 3, 0, 0, 0, 0);
+        }
+    }
+
+    @Test
+    void garbageCountersAreReportedNeverThrown() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            patchLong(SharedPipeDescriptor.FLUSHED_AT, Long.MIN_VALUE);
+            patchLong(SharedPipeDescriptor.CONSUMED_AT, Long.MAX_VALUE);
+            patchLong(SharedPipeDescriptor.SLEEP_NANOS_AT, -1);
+            PipeStats s = in.stats();
+            assertEquals(Long.MIN_VALUE, s.messagesFlushed());
+            assertEquals(-1, s.sleepNanos());
+            assertEquals(0, s.depth(), "clamped, without overflow");
+            patchLong(SharedPipeDescriptor.FLUSHED_AT, Long.MAX_VALUE);
+            patchLong(SharedPipeDescriptor.CONSUMED_AT, Long.MIN_VALUE);
+            assertEquals(Long.MAX_VALUE, out.stats().depth(), "clamped, without overflow");
+            // each side stores its own counts over the garbage at its next store
+            assertTrue(out.write(new byte[1]));
+            assertTrue(out.flush());
+            assertEquals(1, in.read(new byte[1]));
+            assertCounters(out.stats(), 1, 0, 0, 0, 0);
+        }
+    }
+
+    private void patchLong(int offset, long v) throws java.io.IOException {
+        patch(offset, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, v).array());
+    }
+
+    static void assertCounters(PipeStats s, long flushed, long wakeups, long sleeps, long writerWaits, long depth) {
+        String got = s.toString();
+        assertEquals(flushed, s.messagesFlushed(), got);
+        assertEquals(wakeups, s.wakeups(), got);
+        assertEquals(sleeps, s.sleeps(), got);
+        assertEquals(writerWaits, s.writerWaits(), got);
+        assertEquals(depth, s.depth(), got);
+    }
+}
