@@ -1,3 +1,5 @@
+// Over 500 lines: the public writer API with its javadoc; the ring is in CheckedRecordRing, the
+// file, liveness and sleep in SharedPipeEnd, the counters in SharedPipeCounters.
 package org.ysuite;
 
 import static org.ysuite.SharedPipeDescriptor.C_AT;
