@@ -97,6 +97,8 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     volatile String name;
     /** What waits on it, for the events: its owner, or a {@link YMailbox}'s reader. */
     String waiterLabel = typeName() + " owner";
+    /** What wakes it, for the events (made once: a wake-up must not build a string). */
+    private final String wakerLabel = typeName() + " signal";
     /** The spin phase of a poll (see {@link SpinWait}). */
     private final AnyFired anyFired = new AnyFired();
 
@@ -210,7 +212,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                 if (STATE.compareAndSet(this, ARMED, WOKEN)) {
                     try {
                         wake();
-                        WakeupEvent.emit(typeName() + " signal", name);
+                        WakeupEvent.emit(wakerLabel, name);
                     } catch (RuntimeException | Error e) {
                         // Nothing was written, so the owner cannot leave this WOKEN (it leaves it
                         // only after reading a wake-up back): put ARMED back, so that the next
@@ -227,7 +229,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
                 if (STATE.compareAndSet(this, PARKED, IDLE)) {
                     hook(HOOK_BEFORE_UNPARK);
                     LockSupport.unpark(waiter); // null (owner already gone) is a no-op
-                    WakeupEvent.emit(typeName() + " signal", name);
+                    WakeupEvent.emit(wakerLabel, name);
                     return;
                 }
             } else {
