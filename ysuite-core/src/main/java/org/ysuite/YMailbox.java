@@ -168,16 +168,17 @@ public final class YMailbox<T> {
         long wakeups = 0;
         long depth = 0;
         for (Writer<?> w : writers) {
-            long f = w.pipe.w; // as YPipe.stats() reads them: plain longs, read racily
-            flushed += f;
+            flushed += w.pipe.flushedCount();
             wakeups += w.pipe.wakeupsSent;
-            depth += Math.max(0, f - w.pipe.front);
+            depth += w.pipe.unreadCount();
         }
         return new PipeStats(flushed, wakeups, sleeps, sleepNanos, 0, depth);
     }
 
     /** Tells one of ysuite's signalers that a mailbox's reader waits on it, and its name. */
     private static void label(Signaler signaler, String waiter, String name) {
+        // Package-private fields of each of ysuite's signalers (no common type without making a
+        // label setter public API).
         if (signaler instanceof YPollset) {
             ((YPollset) signaler).waiterLabel = waiter;
             if (name != null) {
