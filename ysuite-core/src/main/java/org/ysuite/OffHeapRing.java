@@ -213,8 +213,8 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (header < 0) {
             return 0;
         }
-        // Counted as the batch ends: a handler that throws leaves its batch uncounted (stats
-        // are approximate), and the count costs an add per batch, not per message.
+        // Counted as the batch ends (an add per batch, not per message); a batch whose handler
+        // threw is counted by Consumed.handlerThrew.
         int n = records.drain(front, r, header, handler, consumedStep);
         messagesConsumed += n;
         return n;
@@ -238,6 +238,11 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         @Override
         public boolean consumedTo(long next) {
             return consumed(next);
+        }
+
+        @Override
+        public void handlerThrew(int handedOver) {
+            messagesConsumed += handedOver; // the batch drain cannot return
         }
     }
 

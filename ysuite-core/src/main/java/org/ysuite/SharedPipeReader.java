@@ -10,7 +10,6 @@ import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.internal.Futex;
@@ -32,9 +31,17 @@ public final class SharedPipeReader extends SharedPipeEnd {
     /** The spin phase of a reader that found nothing (see {@link SpinWait}). */
     private final FlushSpin flushSpin = new FlushSpin();
     /** {@link #readBatch}'s hand-back of each consumed record. */
-    private final RecordRing.Reader consumed = next -> {
-        front = next;
-        return closing(); // the handler closed the pipe
+    private final RecordRing.Reader consumed = new RecordRing.Reader() {
+        @Override
+        public boolean consumedTo(long next) {
+            front = next;
+            return closing(); // the handler closed the pipe
+        }
+
+        @Override
+        public void handlerThrew(int handedOver) {
+            consumedCount += handedOver; // the batch the drain cannot return
+        }
     };
 
     /** Reader: next record to read; end of what it has prefetched. */
@@ -44,20 +51,6 @@ public final class SharedPipeReader extends SharedPipeEnd {
     private int frontHeader;
     /** Reader: messages consumed (the counter's own copy; stored in the file with head). */
     private long consumedCount;
-    /** {@link #readBatch}'s handler around the caller's: counts each message. */
-    private final CountingHandler counting = new CountingHandler();
-
-    /** Counts a message, then hands it on (a handler that throws has still consumed it). */
-    private final class CountingHandler implements MessageHandler {
-        /** The caller's handler during a readBatch; reader thread only. */
-        MessageHandler target;
-
-        @Override
-        public void onMessage(ByteBuffer buffer, int offset, int length) {
-            consumedCount++; // the counters' cost per message: an add on this reader's own field
-            target.onMessage(buffer, offset, length);
-        }
-    }
 
     /** One look of the spin phase: has the writer flushed past front? */
     private final class FlushSpin extends SpinWait {
@@ -151,12 +144,12 @@ public final class SharedPipeReader extends SharedPipeEnd {
                 return 0;
             }
             inCallback = true; // the handler may close this reader: see SharedPipeEnd.close
-            counting.target = handler;
-            return ring.drain(front, r, frontHeader, counting, consumed); // each header read once
+            int n = ring.drain(front, r, frontHeader, handler, consumed); // each header read once
+            consumedCount += n; // the counters' cost: an add per batch (a throwing handler's: handlerThrew)
+            return n;
         } catch (InternalError e) {
             throw fault(e);
         } finally {
-            counting.target = null;
             inCallback = false;
             leaveReader(from);
         }

@@ -2,6 +2,7 @@ package org.ysuite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -45,6 +46,26 @@ class PipeStatsTest {
             PipeStats s = pipe.stats();
             assertEquals("flushed=3 wakeups=1 sleeps=1 writerWaits=1 depth=0", counters(s));
             assertTrue(s.sleepNanos() > 0, s::toString);
+        }
+    }
+
+    @Test
+    void anOffHeapBatchWhoseHandlerThrewCountsTheMessagesHandedOverThrowingOneIncluded() {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, WaitPolicy.purePark())) {
+            for (int i = 0; i < 5; i++) {
+                assertTrue(pipe.write(new byte[4]));
+            }
+            assertTrue(pipe.flush());
+            int[] seen = {0};
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> pipe.readBatch((b, o, l) -> {
+                if (++seen[0] == 2) {
+                    throw new IllegalStateException("the handler's own");
+                }
+            }));
+            assertEquals("the handler's own", thrown.getMessage());
+            assertEquals("flushed=5 wakeups=0 sleeps=0 writerWaits=0 depth=3", counters(pipe.stats()));
+            assertEquals(3, pipe.readBatch((b, o, l) -> { }));
+            assertEquals(0, pipe.stats().depth());
         }
     }
 

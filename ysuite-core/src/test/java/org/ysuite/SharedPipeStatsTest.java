@@ -35,6 +35,27 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
     }
 
     @Test
+    void aBatchWhoseHandlerThrewCountsTheMessagesHandedOverThrowingOneIncluded() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            for (int i = 0; i < 5; i++) {
+                assertTrue(out.write(new byte[4]));
+            }
+            assertTrue(out.flush());
+            int[] seen = {0};
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> in.readBatch((b, o, l) -> {
+                if (++seen[0] == 2) {
+                    throw new IllegalStateException("the handler's own");
+                }
+            }));
+            assertEquals("the handler's own", thrown.getMessage());
+            assertCounters(in.stats(), 5, 0, 0, 0, 3); // two consumed: the throwing one counts
+            assertEquals(3, in.readBatch((b, o, l) -> { }));
+            assertCounters(out.stats(), 5, 0, 0, 0, 0);
+        }
+    }
+
+    @Test
     void partsCountOneEachWhenTheMessageIsCompleteAndUnwriteTakesThemBack() throws Exception {
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
                 SharedPipeReader in = SharedYPipe.openReader(file)) {
