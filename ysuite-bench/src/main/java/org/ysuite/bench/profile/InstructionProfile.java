@@ -1,31 +1,34 @@
 package org.ysuite.bench.profile;
 
-import java.util.function.Consumer;
-import org.jctools.queues.MpscBlockingConsumerArrayQueue;
-import org.ysuite.MessageHandler;
-import org.ysuite.OffHeapYPipe;
-import org.ysuite.WaitPolicy;
-import org.ysuite.YMailbox;
-import org.ysuite.YPipe;
-import org.ysuite.YPollset;
-import org.ysuite.YSemaphore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 
 /**
- * Instructions per message on one thread, for {@code valgrind --tool=callgrind}, which counts
- * instructions repeatably on a noisy machine (and where {@code perf} is not supported). One
- * thread writes a message, flushes, and reads it back, {@code n} times: the single-thread cost
- * of each side's path, atomics included, without the cache-line transfers of two threads (which
- * only a two-thread benchmark shows). Run it twice, with {@code n} and {@code 2n}, and take the
- * difference of the totals over {@code n}: JVM start-up and warm-up cancel out.
+ * Instructions per message of {@link OneThread}'s steps, for {@code valgrind --tool=callgrind},
+ * which counts instructions repeatably on a noisy machine (and where {@code perf} is not
+ * supported): {@code ysuite-bench/instructions.sh} drives it.
+ *
+ * <p>After a warm-up of {@value #WARM} messages, in calls of {@value #WARM_CALL} (so that the
+ * counted loop runs code compiled as a method, not only replaced on the stack), the program prints
+ * {@code READY} and waits for a line on standard input; it then runs the {@code n} counted
+ * messages, prints {@code DONE} and waits for another line before it exits. The script runs it
+ * under callgrind with instrumentation off, turns it on and zeroes the counts at {@code READY},
+ * and dumps them at {@code DONE}: the count is the compiled loop's alone, with none of start-up,
+ * class loading, the interpreter or the JIT's own threads ({@code -Xbatch}: the loop waits for
+ * its compilation, so each run compiles the same code at the same point).
  *
  * <pre>{@code
- * valgrind --tool=callgrind --callgrind-out-file=/dev/null java -XX:TieredStopAtLevel=4 \
- *     -cp ysuite-bench.jar org.ysuite.bench.profile.InstructionProfile ypipe 1000000
+ * ysuite-bench/instructions.sh ysuite-bench/target/ysuite-bench.jar offheap 200000
  * }</pre>
- * Transports: {@code ypipe}, {@code ypipe-asleep} (the reader finds the pipe empty each time and
- * sleeps; the flush signals a YSemaphore), {@code mailbox}, {@code offheap}, {@code jctools}.
  */
 public final class InstructionProfile {
+
+    /** The warm-up: C2 compiles the loop long before it ends. */
+    private static final long WARM = 200_000;
+    /** The warm-up's messages per call of the loop. */
+    private static final int WARM_CALL = 1_000;
 
     private InstructionProfile() {
     }
@@ -33,72 +36,41 @@ public final class InstructionProfile {
     /**
      * Runs the loop.
      *
-     * @param args transport and message count
-     * @throws Exception never in practice
+     * @param args transport (one of {@link OneThread}'s) and the count of messages
+     * @throws IOException if standard input closes before the script answers
      */
-    public static void main(String[] args) throws Exception {
-        String transport = args[0];
-        long n = Long.parseLong(args[1]);
-        long[] sum = new long[1];
-        Consumer<Long> sink = v -> sum[0] += v;
-        Long msg = 42L;
-        long warm = 200_000; // the same warm-up in both runs: cancels out with start-up
-        switch (transport) {
-            case "ypipe": {
-                YPipe<Long> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
-                for (long i = 0; i < warm + n; i++) {
-                    pipe.write(msg);
-                    pipe.flush();
-                    pipe.readBatch(sink); // finds the item: no sleep
-                }
-                break;
-            }
-            case "ypipe-asleep": {
-                YPipe<Long> pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, WaitPolicy.purePark());
-                YSemaphore wake = new YSemaphore(WaitPolicy.purePark());
-                for (long i = 0; i < warm + n; i++) {
-                    pipe.readBatch(sink); // empty: swaps in ASLEEP
-                    pipe.write(msg);
-                    if (!pipe.flush()) {
-                        wake.signal(0);
-                    }
-                    wake.await(); // the signal is there: taken without parking
-                    pipe.readBatch(sink);
-                }
-                break;
-            }
-            case "mailbox": {
-                YMailbox<Long> mailbox = new YMailbox<>(new YPollset(), WaitPolicy.purePark());
-                YMailbox.Writer<Long> w = mailbox.newWriter();
-                for (long i = 0; i < warm + n; i++) {
-                    w.send(msg);
-                    mailbox.check(sink);
-                }
-                break;
-            }
-            case "offheap": {
-                try (OffHeapYPipe pipe = new OffHeapYPipe(64 * 1024)) {
-                    byte[] payload = new byte[8];
-                    MessageHandler h = (buf, off, len) -> sum[0] += buf.getLong(off);
-                    for (long i = 0; i < warm + n; i++) {
-                        pipe.write(payload);
-                        pipe.flush();
-                        pipe.readBatch(h);
-                    }
-                }
-                break;
-            }
-            case "jctools": {
-                MpscBlockingConsumerArrayQueue<Long> q = new MpscBlockingConsumerArrayQueue<>(4096);
-                for (long i = 0; i < warm + n; i++) {
-                    q.offer(msg);
-                    q.drain(sink::accept);
-                }
-                break;
-            }
-            default:
-                throw new IllegalArgumentException("unknown transport: " + transport);
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            throw new IllegalArgumentException("usage: InstructionProfile TRANSPORT N");
         }
-        System.out.println(transport + " " + n + " " + sum[0]);
+        long n = Long.parseLong(args[1]);
+        BufferedReader script = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        long seen;
+        try (OneThread.Step step = OneThread.step(args[0])) {
+            for (long done = 0; done < WARM; done += WARM_CALL) {
+                loop(step, WARM_CALL);
+            }
+            gate(script, "READY");
+            seen = loop(step, n);
+            gate(script, "DONE");
+        }
+        System.out.println(args[0] + " " + n + " " + seen);
+    }
+
+    private static long loop(OneThread.Step step, long count) {
+        long seen = 0;
+        for (long i = 0; i < count; i++) {
+            seen = step.once();
+        }
+        return seen;
+    }
+
+    /** Tells the script {@code line} and waits for its answer. */
+    private static void gate(BufferedReader script, String line) throws IOException {
+        System.out.println(line);
+        System.out.flush();
+        if (script.readLine() == null) {
+            throw new IOException("standard input closed before " + line + " was answered");
+        }
     }
 }
