@@ -1,12 +1,14 @@
 package org.ysuite.moduletest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleDescriptor.Requires;
 import java.lang.module.ModuleFinder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,15 +16,18 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.spi.ToolProvider;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * A consumer module kept under {@code src/test/<name>}: compiled by {@code javac --module-path}
  * against this module's runtime dependencies with the JDK that runs the build, and run in a fresh
  * {@code java --module-path ... -m}, nothing on the class path (NettyModulePathTest,
- * MicrometerModulePathTest).
+ * MicrometerModulePathTest; ModulePathTest runs the consumer Maven compiled, target/classes).
  */
 final class ConsumerModule {
 
@@ -35,8 +40,17 @@ final class ConsumerModule {
      * @param main the {@code module/class} that {@code java -m} runs
      */
     ConsumerModule(String name, String main) {
-        this.sources = Paths.get("src", "test", name);
-        this.classes = Paths.get("target", name + "-classes").toAbsolutePath();
+        this(Paths.get("src", "test", name), Paths.get("target", name + "-classes").toAbsolutePath(), main);
+    }
+
+    /**
+     * @param sources the consumer's sources (for {@link #compile()})
+     * @param classes where its classes are (or go)
+     * @param main the {@code module/class} that {@code java -m} runs
+     */
+    ConsumerModule(Path sources, Path classes, String main) {
+        this.sources = sources;
+        this.classes = classes;
         this.main = main;
     }
 
@@ -54,6 +68,24 @@ final class ConsumerModule {
             }
         }
         throw new AssertionError(artifact + " not on the module path: " + deps());
+    }
+
+    /**
+     * Asserts that the jar of {@code artifact} is the explicit, not open module {@code name},
+     * that it exports only the package {@code name}, opens nothing, and requires exactly
+     * {@code requires} (besides java.base), with those modifiers.
+     */
+    static void assertExplicitModule(String artifact, String name, Map<String, Set<Requires.Modifier>> requires)
+            throws IOException {
+        ModuleDescriptor d = descriptorOf(artifact);
+        assertEquals(name, d.name());
+        assertFalse(d.isAutomatic(), name + " must be an explicit module: " + d);
+        assertFalse(d.isOpen(), name + " must not be open: " + d);
+        assertEquals(Set.of(name), d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
+        assertEquals(Set.of(), d.opens());
+        assertEquals(requires, d.requires().stream()
+                .filter(q -> !q.name().equals("java.base"))
+                .collect(Collectors.toMap(Requires::name, Requires::modifiers)), d.toString());
     }
 
     /** Compiles the consumer with every lint warning an error; fails the test with javac's output. */

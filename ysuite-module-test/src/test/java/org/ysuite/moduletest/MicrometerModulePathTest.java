@@ -1,14 +1,12 @@
 package org.ysuite.moduletest;
 
+import static java.lang.module.ModuleDescriptor.Requires.Modifier.TRANSITIVE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.module.ModuleDescriptor;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -57,18 +55,8 @@ class MicrometerModulePathTest {
 
     @Test
     void theJarIsAnExplicitModuleThatExportsOnlyOrgYsuiteMicrometer() throws Exception {
-        ModuleDescriptor d = ConsumerModule.descriptorOf("ysuite-micrometer");
-        assertEquals("org.ysuite.micrometer", d.name());
-        assertFalse(d.isAutomatic(), "org.ysuite.micrometer must be an explicit module: " + d);
-        assertFalse(d.isOpen(), "org.ysuite.micrometer must not be open: " + d);
-        assertEquals(Set.of("org.ysuite.micrometer"),
-                d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
-        assertEquals(Set.of(), d.opens());
-        Map<String, Set<ModuleDescriptor.Requires.Modifier>> requires = d.requires().stream()
-                .filter(q -> !q.name().equals("java.base"))
-                .collect(Collectors.toMap(ModuleDescriptor.Requires::name, ModuleDescriptor.Requires::modifiers));
-        assertEquals(Map.of(
-                "org.ysuite.netty", Set.of(ModuleDescriptor.Requires.Modifier.TRANSITIVE),
-                "micrometer.core", Set.of(ModuleDescriptor.Requires.Modifier.TRANSITIVE)), requires, d.toString());
+        ConsumerModule.assertExplicitModule("ysuite-micrometer", "org.ysuite.micrometer", Map.of(
+                "org.ysuite.netty", Set.of(TRANSITIVE),
+                "micrometer.core", Set.of(TRANSITIVE)));
     }
 }
