@@ -3,16 +3,8 @@ package org.ysuite;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
@@ -45,42 +37,12 @@ public final class SharedWordsRaces {
     private SharedWordsRaces() {
     }
 
-    /** Slots of one mapped file, handed out round robin (far more than the states alive at once). */
-    static final class Slots {
-        static final int SLOT = 1024;
-        static final int COUNT = 1 << 14;
-        static final ByteBuffer MAP = map();
-        static final AtomicInteger NEXT = new AtomicInteger();
-
-        private static ByteBuffer map() {
-            try {
-                Path shm = Path.of("/dev/shm");
-                Path file = Files.createTempFile(Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
-                        "ysuite-jcstress", ".map");
-                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                    return ch.map(FileChannel.MapMode.READ_WRITE, 0, (long) SLOT * COUNT)
-                            .order(ByteOrder.nativeOrder());
-                } finally {
-                    Files.delete(file); // the mapping stays
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        static ByteBuffer next() {
-            int i = NEXT.getAndIncrement() & (COUNT - 1);
-            ByteBuffer slot = MAP.slice(i * SLOT, SLOT).order(ByteOrder.nativeOrder());
-            for (int at = 0; at < SLOT; at += 8) {
-                slot.putLong(at, 0L);
-            }
-            return slot;
-        }
-    }
+    /** 1024-byte slots: the header's words up to the payload long at 768. */
+    static final MappedSlots SLOTS = new MappedSlots(1024, 1 << 14);
 
     /** A slot, and both sides' sleeps and wakes over it, as the pipe builds them. */
     abstract static class Base {
-        final ByteBuffer shared = Slots.next();
+        final ByteBuffer shared = SLOTS.next();
         final long base = Futex.address(shared);
         final SharedWords.Sleep readerSleep =
                 new SharedWords.Sleep(shared, SharedPipeDescriptor.READER_SLEEP_AT, SharedPipeDescriptor.READER_WAKE_AT);

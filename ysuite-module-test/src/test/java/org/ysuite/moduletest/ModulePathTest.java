@@ -8,12 +8,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.File;
 import java.io.IOException;
 import java.lang.module.ModuleDescriptor;
-import java.lang.module.ModuleFinder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -32,36 +30,16 @@ class ModulePathTest {
 
     /** This module's classes and its runtime dependencies (written by maven-dependency-plugin). */
     private static String modulePath() throws IOException {
-        String deps = Files.readString(Paths.get("target", "module-path.txt"), StandardCharsets.UTF_8).trim();
-        return Paths.get("target", "classes").toAbsolutePath() + File.pathSeparator + deps;
+        return Paths.get("target", "classes").toAbsolutePath() + File.pathSeparator + ConsumerModule.deps();
     }
+
+    /** The consumer Maven compiled (src/main/java into target/classes). */
+    static final ConsumerModule CONSUMER = new ConsumerModule(Paths.get("src", "main", "java"),
+            Paths.get("target", "classes").toAbsolutePath(), "org.ysuite.moduletest/org.ysuite.moduletest.Consumer");
 
     /** Runs the consumer with the given JVM flags; returns exit status, stdout and stderr. */
     private static String[] run(String... jvmFlags) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of(jvmFlags));
-        cmd.add("--module-path");
-        cmd.add(modulePath());
-        cmd.add("-m");
-        cmd.add("org.ysuite.moduletest/org.ysuite.moduletest.Consumer");
-        Path out = Files.createTempFile("consumer", ".out");
-        Path err = Files.createTempFile("consumer", ".err");
-        try {
-            Process p = new ProcessBuilder(cmd)
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError("consumer did not finish within 120 s: " + cmd
-                        + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
-            }
-            return new String[] {String.valueOf(p.exitValue()), Files.readString(out), Files.readString(err)};
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
+        return CONSUMER.run(jvmFlags);
     }
 
     @Test
@@ -112,14 +90,8 @@ class ModulePathTest {
 
     @Test
     void theJarExportsOnlyOrgYsuite() throws Exception {
-        Path core = null;
-        for (String entry : Files.readString(Paths.get("target", "module-path.txt")).trim().split(File.pathSeparator)) {
-            if (Paths.get(entry).getFileName().toString().startsWith("ysuite-core")) {
-                core = Paths.get(entry);
-            }
-        }
-        assertTrue(core != null, "ysuite-core not on the module path");
-        ModuleDescriptor d = ModuleFinder.of(core).find("org.ysuite").orElseThrow().descriptor();
+        ModuleDescriptor d = ConsumerModule.descriptorOf("ysuite-core");
+        assertEquals("org.ysuite", d.name());
         assertFalse(d.isAutomatic(), "org.ysuite must be an explicit module: " + d);
         assertFalse(d.isOpen(), "org.ysuite must not be open: " + d);
         Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());

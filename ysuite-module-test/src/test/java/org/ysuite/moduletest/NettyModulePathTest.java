@@ -1,29 +1,15 @@
 package org.ysuite.moduletest;
 
+import static java.lang.module.ModuleDescriptor.Requires.Modifier.STATIC;
+import static java.lang.module.ModuleDescriptor.Requires.Modifier.TRANSITIVE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.module.ModuleDescriptor;
-import java.lang.module.ModuleFinder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.spi.ToolProvider;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -46,49 +32,16 @@ class NettyModulePathTest {
     /** Messages per loop, as in NettyConsumer.MESSAGES (not on this test's class path). */
     static final int MESSAGES = 100_000;
 
-    static final Path CLASSES = Paths.get("target", "netty-consumer-classes").toAbsolutePath();
-
-    /** ysuite-netty's jar, Netty's and ysuite-core's graph (written by maven-dependency-plugin). */
-    private static String deps() throws IOException {
-        return Files.readString(Paths.get("target", "module-path.txt"), StandardCharsets.UTF_8).trim();
-    }
+    static final ConsumerModule CONSUMER = new ConsumerModule("netty-consumer", MAIN);
 
     @BeforeAll
     static void compileTheConsumer() throws IOException {
-        List<String> args = new ArrayList<>(List.of("-d", CLASSES.toString(), "--module-path", deps(), "-Xlint:all",
-                "-Werror"));
-        try (Stream<Path> files = Files.walk(Paths.get("src", "test", "netty-consumer"))) {
-            files.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-        int rc = ToolProvider.findFirst("javac").orElseThrow().run(print, print, args.toArray(new String[0]));
-        assertEquals(0, rc, "javac " + args + "\n" + out.toString(StandardCharsets.UTF_8));
+        CONSUMER.compile();
     }
 
     /** Runs the consumer with the given JVM flags; returns exit status, stdout and stderr. */
     private static String[] run(String... jvmFlags) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of(jvmFlags));
-        cmd.add("--module-path");
-        cmd.add(CLASSES + File.pathSeparator + deps());
-        cmd.add("-m");
-        cmd.add(MAIN);
-        Path out = Files.createTempFile("netty-consumer", ".out");
-        Path err = Files.createTempFile("netty-consumer", ".err");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError("consumer did not finish within 120 s: " + cmd
-                        + "\nstdout:\n" + Files.readString(out) + "\nstderr:\n" + Files.readString(err));
-            }
-            return new String[] {String.valueOf(p.exitValue()), Files.readString(out), Files.readString(err)};
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
+        return CONSUMER.run(jvmFlags);
     }
 
     @Test
@@ -132,29 +85,12 @@ class NettyModulePathTest {
 
     @Test
     void theJarIsAnExplicitModuleThatExportsOnlyOrgYsuiteNetty() throws Exception {
-        Path jar = null;
-        for (String entry : deps().split(File.pathSeparator)) {
-            if (Paths.get(entry).getFileName().toString().startsWith("ysuite-netty")) {
-                jar = Paths.get(entry);
-            }
-        }
-        assertTrue(jar != null, "ysuite-netty not on the module path");
-        ModuleDescriptor d = ModuleFinder.of(jar).findAll().iterator().next().descriptor();
-        assertEquals("org.ysuite.netty", d.name());
-        assertFalse(d.isAutomatic(), "org.ysuite.netty must be an explicit module: " + d);
-        assertFalse(d.isOpen(), "org.ysuite.netty must not be open: " + d);
-        assertEquals(Set.of("org.ysuite.netty"),
-                d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
-        assertEquals(Set.of(), d.opens());
-        Map<String, Set<ModuleDescriptor.Requires.Modifier>> requires = d.requires().stream()
-                .filter(q -> !q.name().equals("java.base"))
-                .collect(Collectors.toMap(ModuleDescriptor.Requires::name, ModuleDescriptor.Requires::modifiers));
-        assertEquals(Map.of(
-                "org.ysuite", Set.of(ModuleDescriptor.Requires.Modifier.TRANSITIVE),
-                "io.netty.transport", Set.of(ModuleDescriptor.Requires.Modifier.TRANSITIVE),
+        ConsumerModule.assertExplicitModule("ysuite-netty", "org.ysuite.netty", Map.of(
+                "org.ysuite", Set.of(TRANSITIVE),
+                "io.netty.transport", Set.of(TRANSITIVE),
                 "io.netty.buffer", Set.of(),
                 "io.netty.common", Set.of(),
-                "io.netty.transport.classes.epoll", Set.of(ModuleDescriptor.Requires.Modifier.STATIC),
-                "io.netty.transport.unix.common", Set.of(ModuleDescriptor.Requires.Modifier.STATIC)), requires, d.toString());
+                "io.netty.transport.classes.epoll", Set.of(STATIC),
+                "io.netty.transport.unix.common", Set.of(STATIC)));
     }
 }
