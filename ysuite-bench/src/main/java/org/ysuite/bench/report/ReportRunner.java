@@ -56,7 +56,7 @@ public final class ReportRunner {
     private static final String HEADLINE = "WorstCase|Throughput";
     /** The signalers of the seed's y-suite rows (with poll: YPollset; without: YSemaphore). */
     private static final String[] SEED_SIGNALERS = {"pollset", "semaphore"};
-    private static final String REST = "SenderBatch|MessageSize|PollOverhead|SparseTraffic|FanIn|netty\\.LoopHandOff";
+    private static final String REST = "SenderBatch|MessageSize|PollOverhead|SparseTraffic|FanIn|netty\\.LoopHandOff|profile\\.OneThread";
     /** JMH's raw results of the whole report, written by JMH. */
     private static final String JSON = "jmh-result.json";
     /** JMH's own text output (with the forked VMs' output and the profilers' tables). */
