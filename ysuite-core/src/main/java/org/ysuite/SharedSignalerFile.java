@@ -128,8 +128,9 @@ final class SharedSignalerFile {
         if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        ByteBuffer ref = readReference(target);
+        ByteBuffer ref;
         try {
+            ref = readReference(target);
             open(target, ref, -1).release();
         } catch (PeerGoneException | NoSuchFileException stale) {
             Files.deleteIfExists(target);
