@@ -50,7 +50,11 @@ class SharedSignalerTest extends SharedPipeFileFixture {
                 try {
                     int ids = 0;
                     while ((ids & (1 << 3 | 1 << 30)) != (1 << 3 | 1 << 30)) {
-                        ids |= owner.poll();
+                        // not poll(): its 100 ms slices would hide a signal that never wakes
+                        if (owner.armSleep()) {
+                            owner.sleepIfArmed(TimeUnit.MINUTES.toNanos(10));
+                        }
+                        ids |= owner.check();
                     }
                     got.set(ids);
                 } catch (Throwable e) {
@@ -64,7 +68,9 @@ class SharedSignalerTest extends SharedPipeFileFixture {
             assertFalse(t.isAlive(), "the owner was never woken");
             assertEquals(null, failed.get());
             assertEquals(1 << 3 | 1 << 30, got.get());
-            assertTrue(out.contains("OK wakeups=1"), "the first signal must find the owner asleep and wake it: " + out);
+            // the first signal finds the owner asleep; the second may find it asleep again
+            assertTrue(out.contains("OK wakeups=1") || out.contains("OK wakeups=2"),
+                    "the first signal must find the owner asleep and wake it: " + out);
             assertTrue(owner.sleeps() >= 1, "sleeps " + owner.sleeps());
             assertEquals(0, owner.check(), "each id is taken once");
         }

@@ -45,14 +45,20 @@ class SharedSignalerIdleStrategyTest {
         return new SharedSignalerIdleStrategy(doorbell, 2, 1, 1, TimeUnit.HOURS);
     }
 
+    /** {@code n} idle calls with no work, none of which may sleep (at most 30 s in all). */
+    private static void idleAwake(SharedSignalerIdleStrategy idle, int n, String why) {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < n; i++) {
+                idle.idle(0);
+            }
+        }, why);
+    }
+
     @Test
     void theArmingCallReturnsSoThatTheLoopPollsOnceMore() {
         SharedSignalerIdleStrategy idle = strategy();
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            for (int i = 0; i < 4; i++) {
-                idle.idle(0); // 2 spins, 1 yield, then the arm: none may sleep
-            }
-        }, "an idle call before the loop's look after arming slept");
+        // 2 spins, 1 yield, then the arm: none may sleep
+        idleAwake(idle, 4, "an idle call before the loop's look after arming slept");
         assertTrue(idle.isArmed());
         assertEquals(0, idle.sleeps());
     }
@@ -60,9 +66,7 @@ class SharedSignalerIdleStrategyTest {
     @Test
     void aRingBetweenTheArmAndTheSleepEndsTheSleepAtOnce() {
         SharedSignalerIdleStrategy idle = strategy();
-        for (int i = 0; i < 4; i++) {
-            idle.idle(0);
-        }
+        idleAwake(idle, 4, "spin, yield, arm");
         assertTrue(idle.isArmed());
         assertTrue(sender.ring(), "the ring must see the armed loop");
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> idle.idle(0), "slept through a ring");
@@ -73,9 +77,7 @@ class SharedSignalerIdleStrategyTest {
     @Test
     void workDisarmsAndARingIsThenOnlyALoad() {
         SharedSignalerIdleStrategy idle = strategy();
-        for (int i = 0; i < 4; i++) {
-            idle.idle(0);
-        }
+        idleAwake(idle, 4, "spin, yield, arm");
         assertTrue(idle.isArmed());
         idle.idle(3);
         assertFalse(idle.isArmed());
@@ -109,14 +111,9 @@ class SharedSignalerIdleStrategyTest {
     @Test
     void aSignalIdAlsoWakesTheLoop() {
         SharedSignalerIdleStrategy idle = strategy();
-        for (int i = 0; i < 3; i++) {
-            idle.idle(0);
-        }
+        idleAwake(idle, 3, "spin, yield");
         sender.signal(4); // fired before the arm: the arm fails and the id is taken
-        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            idle.idle(0);
-            idle.idle(0);
-        });
+        idleAwake(idle, 2, "a fired id: no sleep");
         assertEquals(0, doorbell.check());
     }
 
