@@ -175,6 +175,9 @@ class SharedSignalerTest extends SharedPipeFileFixture {
             AtomicReference<Throwable> ended = new AtomicReference<>();
             Thread t = new Thread(() -> {
                 try {
+                    if (owner.armSleep()) {
+                        owner.sleepIfArmed(TimeUnit.MINUTES.toNanos(10)); // only the close's wake-up ends it
+                    }
                     owner.poll();
                 } catch (Throwable e) {
                     ended.set(e);
@@ -184,7 +187,7 @@ class SharedSignalerTest extends SharedPipeFileFixture {
             awaitAsleep(owner, t);
             owner.close();
             t.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(t.isAlive());
+            assertFalse(t.isAlive(), "the close did not wake the sleeping owner");
             assertTrue(ended.get() instanceof IllegalStateException, String.valueOf(ended.get()));
             assertFalse(sender.ownerAlive());
             assertFalse(Files.exists(sig), "close deletes the reference file");
