@@ -4,9 +4,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.nio.file.Paths;
 
 /**
  * The other process of {@link SharedSignalerTest}: {@code send <file> <id>...} opens a sender,
@@ -44,18 +41,7 @@ public final class SharedSignalerChild {
 
     /** Starts this class in a child JVM with {@code args}, standard error merged into its output. */
     static Process start(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        if (Runtime.version().feature() >= 24) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-        }
-        cmd.add("-Xmx64m");
-        cmd.add("-XX:+UseSerialGC");
-        cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.add("-cp");
-        cmd.add(SharedPipeChild.classPath());
-        cmd.add(SharedSignalerChild.class.getName());
-        cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        return new ProcessBuilder(SharedPipeChild.command(SharedSignalerChild.class, true, args))
+                .redirectErrorStream(true).start();
     }
 }
