@@ -232,4 +232,32 @@ class SharedSignalerTest extends SharedPipeFileFixture {
             assertThrows(IllegalArgumentException.class, () -> SharedSignaler.create(dir.resolve("x"), 4097));
         }
     }
+
+    @Test
+    void closeLeavesNoDescriptorOfTheMemfdOpen() throws Exception {
+        long before = memfdDescriptors();
+        SharedSignaler owner = SharedSignaler.create(dir.resolve("sig"), 2);
+        SharedSignalSender sender = SharedSignaler.openSender(owner.path());
+        assertEquals(before + 2, memfdDescriptors(), "the owner's and the sender's");
+        sender.close();
+        owner.close();
+        assertEquals(before, memfdDescriptors(), "close must close both descriptors");
+    }
+
+    /** This process's open descriptors of signaler memfds. */
+    private static long memfdDescriptors() throws IOException {
+        long n = 0;
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().startsWith("/memfd:ysuite-signaler")) {
+                        n++;
+                    }
+                } catch (IOException gone) {
+                    // the listing's own descriptor
+                }
+            }
+        }
+        return n;
+    }
 }
