@@ -120,4 +120,25 @@ final class Waits {
         LockSupport.parkNanos(blocker, remaining);
         return true;
     }
+
+    /**
+     * Hands each bit of {@code bits} to {@code ids}, lowest first; if {@code ids} throws, hands
+     * the bits not yet delivered to {@code putBack} (the signaler fires them again) and rethrows.
+     */
+    static int deliver(int bits, java.util.function.IntConsumer ids, java.util.function.IntConsumer putBack) {
+        int count = Integer.bitCount(bits);
+        while (bits != 0) {
+            int id = Integer.numberOfTrailingZeros(bits);
+            bits &= bits - 1;
+            try {
+                ids.accept(id);
+            } catch (RuntimeException | Error e) {
+                if (bits != 0) {
+                    putBack.accept(bits);
+                }
+                throw e;
+            }
+        }
+        return count;
+    }
 }

@@ -38,6 +38,9 @@ import org.ysuite.internal.event.WakeupEvent;
  */
 public final class YPollset implements PollableSignaler {
 
+    /** Re-posts bits a throwing sink did not take (the owner is awake: no unpark). */
+    private final IntConsumer putBack = bits -> STATE.getAndBitwiseOr(this, bits);
+
     /** The number of signal ids: bits 0 to 30 of the state word. */
     private static final int CAPACITY = 31;
 
@@ -384,20 +387,7 @@ public final class YPollset implements PollableSignaler {
 
     /** Hands each bit of {@code bits} to {@code ids}, lowest first; re-posts the rest on a throw. */
     private int deliver(int bits, IntConsumer ids) {
-        int count = Integer.bitCount(bits);
-        while (bits != 0) {
-            int id = Integer.numberOfTrailingZeros(bits);
-            bits &= bits - 1;
-            try {
-                ids.accept(id);
-            } catch (RuntimeException | Error e) {
-                if (bits != 0) {
-                    // The owner is awake (SLEEP is clear): putting the bits back needs no unpark.
-                    STATE.getAndBitwiseOr(this, bits);
-                }
-                throw e;
-            }
-        }
-        return count;
+        // The owner is awake (SLEEP is clear): putting the bits back needs no unpark.
+        return Waits.deliver(bits, ids, putBack);
     }
 }

@@ -60,6 +60,12 @@ public final class SharedPipeChild {
      * (module path entries included), standard error inherited.
      */
     static Process start(boolean quickStart, String... args) throws Exception {
+        return new ProcessBuilder(command(SharedPipeChild.class, quickStart, args))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** The command line of a child JVM running {@code main} with {@code args} on the test's class path. */
+    static List<String> command(Class<?> main, boolean quickStart, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         if (Runtime.version().feature() >= 24) {
@@ -73,11 +79,11 @@ public final class SharedPipeChild {
         }
         cmd.add("-cp");
         cmd.add(classPath());
-        cmd.add(SharedPipeChild.class.getName());
+        cmd.add(main.getName());
         for (String a : args) {
             cmd.add(a);
         }
-        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return cmd;
     }
 
     /** The test's classes, the library's and its dependencies, whether on module or class path. */
