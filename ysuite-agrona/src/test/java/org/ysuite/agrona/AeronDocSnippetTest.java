@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/across-processes.md's {@code java} block is {@link AeronSleepExample}'s code, character for
+ * docs/shared-signaler.md's {@code java} block is {@link AeronSleepExample}'s code, character for
  * character: the example the page shows is the one the two-JVM test compiles and runs.
  */
 class AeronDocSnippetTest {
@@ -28,16 +28,16 @@ class AeronDocSnippetTest {
     @Test
     void theDocsExampleIsTheTestedCode() throws IOException {
         Path module = Path.of("").toAbsolutePath();
-        String doc = read(module.resolveSibling("docs").resolve("across-processes.md"));
+        String doc = read(module.resolveSibling("docs").resolve("shared-signaler.md"));
         String example = read(module.resolve("src/test/java/org/ysuite/agrona/AeronSleepExample.java"));
         Matcher m = JAVA_BLOCK.matcher(doc);
         List<String> blocks = new ArrayList<>();
         while (m.find()) {
             blocks.add(m.group(1));
         }
-        assertEquals(1, blocks.size(), "java blocks in docs/across-processes.md");
+        assertEquals(1, blocks.size(), "java blocks in docs/shared-signaler.md");
         for (String block : blocks) {
-            assertTrue(example.contains(block), "docs/across-processes.md's java block is not in AeronSleepExample.java:\n"
+            assertTrue(example.contains(block), "docs/shared-signaler.md's java block is not in AeronSleepExample.java:\n"
                     + block);
         }
     }
