@@ -4,8 +4,8 @@
 #   bash ysuite-jcstress/run.sh [quick|default|tough] [extra jcstress options...]
 #
 #   quick    CI mode: jcstress "-m quick" in one VM configuration (tiered, C2 randomizers on),
-#            2 forks per test; about 2-4 min for the whole suite (40 of its 43 races on 2 cores, where
-#            the three three-actor races are skipped; 3 min 45 s on a shared 2-core machine).
+#            2 forks per test; about 3-5 min for the whole suite (43 of its 46 races on 2 cores, where
+#            the three three-actor races are skipped).
 #   default  jcstress "-m default": every VM configuration, 5 x 1 s per fork, 1 + 5 forks; about
 #            6 min per race on 2 cores (2-3 h for the suite).
 #   tough    jcstress "-m tough": longer and more forks than default; many hours. Run it on a quiet machine

@@ -18,7 +18,7 @@ import org.ysuite.internal.Futex;
  * {@link SharedSignaler}'s shared word: the steps of {@link SharedSignalerWords} (the very methods
  * the signaler and its senders call) on a word of a memory-mapped file, as processes would run
  * them, the owner's futex sleeps included. Each state takes a fresh slot of
- * {@link SharedWordsRaces.Slots}' mapped file: the word at 64 (as in the memfd), a "payload" long
+ * {@link SharedWordsRaces#SLOTS}' mapped file: the word at 64 (as in the memfd), a "payload" long
  * at 768 standing for what a sender wrote before signalling or ringing (a message in another ring,
  * an Aeron log entry).
  */
@@ -34,7 +34,7 @@ public final class SharedSignalerRaces {
 
     /** A slot of the mapped file, the word's address and the owner's futex. */
     abstract static class Base {
-        final ByteBuffer shared = SharedWordsRaces.Slots.next();
+        final ByteBuffer shared = SharedWordsRaces.SLOTS.next();
         final long address = Futex.address(shared) + AT;
         final Futex futex = new Futex();
 
