@@ -124,20 +124,36 @@ final class SharedWords {
         }
     }
 
+    /**
+     * A second way to wake a peer that waits elsewhere than in the futex (a pollable reader in
+     * {@code poll}/{@code epoll}: {@link SharedPipeWakeFifo}); rung after the futex wake-up.
+     */
+    interface Doorbell {
+        /** Wakes the peer's other wait, if it announced one; never throws. */
+        void ring();
+    }
+
     /** One side's waking of its peer: the peer's sleep counter, and the futex word this side bumps. */
     static final class Wake {
         private final ByteBuffer shared;
         private final int peerSleepAt;
         private final int wakeAt;
         private final long wakeAddress;
+        /** Rung with every wake-up after the futex's, or null. */
+        private final Doorbell doorbell;
         /** The last odd counter this side woke (only the side's operating thread uses it). */
         private long lastWoken = -1;
 
         Wake(ByteBuffer shared, int peerSleepAt, int wakeAt, long wakeAddress) {
+            this(shared, peerSleepAt, wakeAt, wakeAddress, null);
+        }
+
+        Wake(ByteBuffer shared, int peerSleepAt, int wakeAt, long wakeAddress, Doorbell doorbell) {
             this.shared = shared;
             this.peerSleepAt = peerSleepAt;
             this.wakeAt = wakeAt;
             this.wakeAddress = wakeAddress;
+            this.doorbell = doorbell;
         }
 
         /**
@@ -156,10 +172,17 @@ final class SharedWords {
             return false;
         }
 
-        /** Bumps the word and wakes whoever sleeps on it (a flush, or this side's close). */
+        /**
+         * Bumps the word and wakes whoever sleeps on it (a flush, or this side's close), then
+         * rings the doorbell if there is one: after the bump, so a poller that drained the
+         * doorbell's byte (the FIFO's lock orders the drain after the write) then sees the bump.
+         */
         void always() {
             bump();
             Futex.wake(wakeAddress, Integer.MAX_VALUE);
+            if (doorbell != null) {
+                doorbell.ring();
+            }
         }
 
         /**

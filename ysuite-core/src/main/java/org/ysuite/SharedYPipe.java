@@ -200,6 +200,7 @@ public final class SharedYPipe {
         private boolean replaceStale;
         private long awaitFileNanos = -1;
         private String name;
+        private boolean pollable;
 
         private Builder(Path file) {
             this.file = file;
@@ -325,7 +326,34 @@ public final class SharedYPipe {
          * @throws IOException if the file is not a valid pipe file (the message says why)
          */
         public SharedPipeReader openReader() throws IOException {
-            return open(openFile(false), this::reader);
+            SharedPipeWakeFifo fifo = pollable ? SharedPipeWakeFifo.createOrOpen(file, otherUsers) : null;
+            try {
+                SharedPipeFile opened = openFile(false);
+                return open(opened, f -> reader(f, fifo));
+            } catch (IOException | RuntimeException | Error e) {
+                if (fifo != null) {
+                    fifo.close();
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * Makes {@link #openReader()} open a pollable reader: one that can also wait in
+         * {@code poll}/{@code epoll} (with sockets, or registered with a Netty epoll loop) through
+         * {@link SharedPipeReader#wakeFd()} and {@link SharedPipeReader#prepareToPoll()}. The
+         * reader creates a FIFO beside the file, {@code <file>.wake} (mode 0600), or opens the
+         * one there, checked like the pipe file (a FIFO, no symbolic link followed, this user's
+         * unless {@link #allowOtherUsers()}); {@link SharedYPipe#delete} removes it. It marks
+         * itself pollable in the file, and the writer's wake-up, made only by a flush that finds
+         * the reader asleep, then also writes one byte into the FIFO (nothing while the reader is
+         * awake). Writers and the other opens ignore this setting. See docs/cross-process.md.
+         *
+         * @return this builder
+         */
+        public Builder pollable() {
+            this.pollable = true;
+            return this;
         }
 
         /**
@@ -404,8 +432,11 @@ public final class SharedYPipe {
             return w;
         }
 
-        private SharedPipeReader reader(SharedPipeFile opened) {
-            SharedPipeReader r = new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos); // its own state
+        private SharedPipeReader reader(SharedPipeFile opened, SharedPipeWakeFifo fifo) {
+            if (fifo != null) {
+                opened.attach(fifo); // closed with the side's lock
+            }
+            SharedPipeReader r = new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos, fifo);
             r.eventName = name;
             return r;
         }
