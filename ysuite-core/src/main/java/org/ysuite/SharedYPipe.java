@@ -43,6 +43,7 @@ import java.util.function.Function;
  *   256      8   reader  head: how far the reader has consumed
  *   384      8   reader  readerSleep: a counter, odd while the reader is (going) asleep
  *   392      4   reader  writerWake: the futex word a writer waiting for space sleeps on
+ *   400      4   reader  readerPolls: 1 while the reader is {@link Builder#pollable() pollable}
  *   512      8   writer  writerSleep: a counter, odd while the writer waits for space
  *   520      4   writer  readerWake: the futex word the reader sleeps on
  *  1024      8   writer  messages flushed      \  the counters ({@link SharedPipeWriter#stats()},
@@ -78,6 +79,12 @@ import java.util.function.Function;
  * readerSleep, load c" one sees the other's store, and a word is always bumped before its
  * {@code FUTEX_WAKE}: no wake-up is lost (the argument in full is in the source of
  * {@code SharedWords}).
+ *
+ * <h2>Waiting in poll/epoll</h2>
+ * A reader opened {@link Builder#pollable() pollable} may wait in {@code poll}/{@code epoll} on
+ * {@link SharedPipeReader#wakeFd()}, a FIFO beside the file, after
+ * {@link SharedPipeReader#prepareToPoll()}: the writer's wake-up (the same one, made only by a
+ * flush that finds the reader asleep) then also writes a byte into the FIFO.
  *
  * <h2>Peers</h2>
  * Each side holds an open-file-description lock on a byte of the file while it is open; the
