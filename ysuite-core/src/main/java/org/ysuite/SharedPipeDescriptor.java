@@ -46,9 +46,9 @@ final class SharedPipeDescriptor {
     /** Reader's: the futex word (int) a writer waiting for space sleeps on; the reader bumps it. */
     static final int WRITER_WAKE_AT = 392;
     /**
-     * Reader's: 1 (int) while the reader is opened {@link SharedYPipe.Builder#pollable() pollable}
-     * (it may wait in poll/epoll on the FIFO beside the file), else 0. The writer reads it only on
-     * its wake path (see {@link SharedPipeWakeFifo}). Zero in a new file (and in files of earlier
+     * Reader's: how it waits (int): 0 in the futex, not {@link SharedYPipe.Builder#pollable()
+     * pollable}; 1 pollable, in the futex; 2 pollable, in poll/epoll on the FIFO beside the file.
+     * The writer reads it only on its wake path (see {@link SharedPipeWakeFifo.WriterBell}). Zero in a new file (and in files of earlier
      * releases, which therefore keep the same layout version).
      */
     static final int READER_POLLS_AT = 400;

@@ -53,6 +53,8 @@ public final class SharedPipeReader extends SharedPipeEnd {
     private long consumedCount;
     /** The wake-up FIFO of a pollable reader ({@link SharedYPipe.Builder#pollable()}), or null. */
     private final SharedPipeWakeFifo fifo;
+    /** Reader: the way of waiting last stored in the file (READER_POLLS_AT). */
+    private int waitsBy;
 
     /** One look of the spin phase: has the writer flushed past front? */
     private final class FlushSpin extends SpinWait {
@@ -70,8 +72,8 @@ public final class SharedPipeReader extends SharedPipeEnd {
         super(file, peerCheckNanos);
         this.readerPolicy = readerPolicy;
         this.fifo = fifo;
-        // Before any arm of this reader: a writer that sees an odd readerSleep sees this too.
-        SharedPipeDescriptor.INT.setVolatile(shared, SharedPipeDescriptor.READER_POLLS_AT, fifo == null ? 0 : 1);
+        this.waitsBy = -1;
+        waitBy(fifo == null ? SharedPipeWakeFifo.NOT_POLLABLE : SharedPipeWakeFifo.IN_FUTEX);
         front = r = SharedWords.positionAfterArm(shared, HEAD_AT); // the last published head
         consumedCount = SharedPipeCounters.load(shared, SharedPipeDescriptor.CONSUMED_AT); // continued
     }
@@ -220,9 +222,11 @@ public final class SharedPipeReader extends SharedPipeEnd {
      * ({@link #readBatch}, {@link #read}), which marks the reader awake. {@code false}: do not
      * wait; a message can be read, or the writer closed its side ({@link #isEndOfStream()}).
      *
-     * <p>No wake-up is lost: the drain comes before the arm (a volatile store of an odd
-     * {@code readerSleep}) and the arm before the last look at {@code c}; the writer's flush
-     * stores {@code c}, then loads {@code readerSleep} and, seeing it odd, writes its byte. Either
+     * <p>No wake-up is lost: the reader announces the poll in the file (while it does, the
+     * writer's wake-up is the byte, not {@code FUTEX_WAKE}; {@link #awaitMessage} announces the
+     * futex again), then drains, then arms (a volatile store of an odd {@code readerSleep}), then
+     * looks at {@code c} a last time; the writer's flush stores {@code c}, then loads
+     * {@code readerSleep} and the announcement and, seeing it odd, writes its byte. Either
      * this look sees the flush, or the writer's byte comes after the arm, so after the drain, and
      * stays until the wait. A writer killed without closing writes nothing: wait with a timeout
      * (e.g. the {@link SharedYPipe.Builder#peerCheck peer check}) and then call
@@ -238,6 +242,7 @@ public final class SharedPipeReader extends SharedPipeEnd {
         enter();
         long from = front;
         try {
+            waitBy(SharedPipeWakeFifo.IN_POLL); // before the arm's look at c
             fifo.drain();
             if (nextMessage()) {
                 return false;
@@ -249,6 +254,18 @@ public final class SharedPipeReader extends SharedPipeEnd {
             throw fault(e);
         } finally {
             leaveReader(from);
+        }
+    }
+
+    /**
+     * Reader: announces how it will wait ({@link SharedPipeWakeFifo#IN_FUTEX}, {@code IN_POLL}),
+     * storing the word only when it changes. A volatile store before the arm's look at {@code c}:
+     * a flush this look misses sees it (see {@link SharedPipeWakeFifo.WriterBell}).
+     */
+    private void waitBy(int mode) {
+        if (waitsBy != mode) {
+            waitsBy = mode;
+            SharedPipeDescriptor.INT.setVolatile(shared, SharedPipeDescriptor.READER_POLLS_AT, mode);
         }
     }
 
@@ -376,6 +393,9 @@ public final class SharedPipeReader extends SharedPipeEnd {
         boolean slept = false;
         String outcome = Outcome.CLOSE;
         try {
+            if (fifo != null) {
+                waitBy(SharedPipeWakeFifo.IN_FUTEX); // before the looks at c below
+            }
             for (;;) {
                 if (nextMessage()) {
                     outcome = Outcome.SIGNAL;

@@ -11,9 +11,9 @@ import org.ysuite.internal.Posix;
 
 /**
  * The wake-up FIFO of a pollable shared pipe: a named pipe beside the pipe file,
- * {@code <file>.wake}, that the writer's wake path writes one byte into when the reader announced
- * (the file's {@code READER_POLLS_AT} word) that it waits on it in {@code poll}/{@code epoll}
- * rather than in the futex. See {@link SharedYPipe.Builder#pollable()} and
+ * {@code <file>.wake}, that the writer's wake path writes one byte into, instead of
+ * {@code FUTEX_WAKE}, when the reader announced (the file's {@code READER_POLLS_AT} word) that it
+ * waits on it in {@code poll}/{@code epoll}. See {@link SharedYPipe.Builder#pollable()} and
  * {@link SharedPipeReader#prepareToPoll()}.
  *
  * <h2>Why a FIFO</h2>
@@ -35,6 +35,13 @@ import org.ysuite.internal.Posix;
  * released, after every operation has left.
  */
 final class SharedPipeWakeFifo {
+
+    /** {@code READER_POLLS_AT}: the reader is not pollable (it waits in the futex only). */
+    static final int NOT_POLLABLE = 0;
+    /** {@code READER_POLLS_AT}: a pollable reader that waits in the futex now ({@code awaitMessage}). */
+    static final int IN_FUTEX = 1;
+    /** {@code READER_POLLS_AT}: a pollable reader that waits in poll/epoll now ({@code prepareToPoll}). */
+    static final int IN_POLL = 2;
 
     /** The name's suffix beside the pipe file. */
     static final String SUFFIX = ".wake";
@@ -180,15 +187,18 @@ final class SharedPipeWakeFifo {
     }
 
     /**
-     * The writer's doorbell ({@link SharedWords.Doorbell}): on each wake-up, if the reader
-     * announced it polls, one byte into the FIFO, which it opens the first time (and tries again
-     * on the next wake-up if that fails: a missing or refused FIFO leaves the reader to the futex
-     * and its poll timeout).
+     * The writer's doorbell ({@link SharedWords.Doorbell}), from the reader's word
+     * {@code READER_POLLS_AT}: {@link #NOT_POLLABLE} or {@link #IN_FUTEX}: the futex wake-up;
+     * {@link #IN_POLL}: one byte into the FIFO and no {@code FUTEX_WAKE} (nobody sleeps on the
+     * word); a close, or a value no reader writes: both. The FIFO is opened on the first ring (and
+     * again on the next if that fails: a missing or refused FIFO makes the futex wake-up alone,
+     * and a poller then waits for its timeout).
      *
-     * <p>It runs only inside {@link SharedWords.Wake#always()}, so only when the writer found the
+     * <p>It runs only inside {@link SharedWords.Wake}'s wake-up, so only when the writer found the
      * reader armed (or closes): nothing is written to the FIFO while the reader is awake. The
-     * flag is read after the writer's volatile load saw the reader's odd counter; the reader
-     * stored the flag before any arm (at open), so that load makes it visible.
+     * reader stores its way of waiting (volatile) before the arm's look at {@code c}; the writer
+     * loads it after its own store of {@code c} and its load of {@code readerSleep}: if the reader
+     * missed the flush, the writer sees the way it waits (sequential consistency of volatiles).
      */
     static final class WriterBell implements SharedWords.Doorbell {
         private final SharedPipeFile file;
@@ -200,19 +210,31 @@ final class SharedPipeWakeFifo {
         }
 
         @Override
-        public synchronized void ring() {
-            if ((int) SharedPipeDescriptor.INT.getVolatile(file.mapped, SharedPipeDescriptor.READER_POLLS_AT) == 0) {
-                return;
+        public int how(boolean always) {
+            return choose((int) SharedPipeDescriptor.INT.getVolatile(file.mapped, SharedPipeDescriptor.READER_POLLS_AT),
+                    always);
+        }
+
+        /** The choice for the reader's word {@code mode} (any int: the file is hostile input). */
+        static int choose(int mode, boolean always) {
+            if (mode == NOT_POLLABLE || (mode == IN_FUTEX && !always)) {
+                return FUTEX;
             }
+            return mode == IN_POLL && !always ? BELL : FUTEX | BELL;
+        }
+
+        @Override
+        public synchronized boolean ring() {
             if (fifo == null) {
                 try {
                     fifo = openExisting(file.path, file.otherUsers);
                 } catch (IOException | RuntimeException e) {
-                    return; // no FIFO to ring: the futex wake-up was made; again next time
+                    return false; // no FIFO to ring: again next time
                 }
                 file.attach(fifo);
             }
             fifo.ring();
+            return true;
         }
     }
 }

@@ -43,7 +43,7 @@ import java.util.function.Function;
  *   256      8   reader  head: how far the reader has consumed
  *   384      8   reader  readerSleep: a counter, odd while the reader is (going) asleep
  *   392      4   reader  writerWake: the futex word a writer waiting for space sleeps on
- *   400      4   reader  readerPolls: 1 while the reader is {@link Builder#pollable() pollable}
+ *   400      4   reader  readerPolls: how the reader waits: 0 futex (not {@link Builder#pollable() pollable}), 1 futex, 2 poll
  *   512      8   writer  writerSleep: a counter, odd while the writer waits for space
  *   520      4   writer  readerWake: the futex word the reader sleeps on
  *  1024      8   writer  messages flushed      \  the counters ({@link SharedPipeWriter#stats()},
@@ -84,7 +84,8 @@ import java.util.function.Function;
  * A reader opened {@link Builder#pollable() pollable} may wait in {@code poll}/{@code epoll} on
  * {@link SharedPipeReader#wakeFd()}, a FIFO beside the file, after
  * {@link SharedPipeReader#prepareToPoll()}: the writer's wake-up (the same one, made only by a
- * flush that finds the reader asleep) then also writes a byte into the FIFO.
+ * flush that finds the reader asleep) then writes a byte into the FIFO instead of
+ * {@code FUTEX_WAKE}.
  *
  * <h2>Peers</h2>
  * Each side holds an open-file-description lock on a byte of the file while it is open; the
@@ -352,9 +353,10 @@ public final class SharedYPipe {
          * reader creates a FIFO beside the file, {@code <file>.wake} (mode 0600), or opens the
          * one there, checked like the pipe file (a FIFO, no symbolic link followed, this user's
          * unless {@link #allowOtherUsers()}); {@link SharedYPipe#delete} removes it. It marks
-         * itself pollable in the file, and the writer's wake-up, made only by a flush that finds
-         * the reader asleep, then also writes one byte into the FIFO (nothing while the reader is
-         * awake). Writers and the other opens ignore this setting. See docs/cross-process.md.
+         * itself pollable in the file, and while it waits by poll ({@code prepareToPoll}) the
+         * writer's wake-up, made only by a flush that finds the reader asleep, writes one byte into
+         * the FIFO instead of {@code FUTEX_WAKE} (nothing while the reader is awake; the futex
+         * again while it waits in {@code awaitMessage}). Writers and the other opens ignore this setting. See docs/cross-process.md.
          *
          * @return this builder
          */

@@ -96,6 +96,35 @@ class SharedPipePollableTest extends SharedPipeFileFixture {
         }
     }
 
+    /**
+     * A pollable reader that last prepared to poll, then waits in awaitMessage: it announces the
+     * futex again, so the flush wakes it there (and writes no byte, which nobody would read).
+     */
+    @Test
+    @Timeout(60)
+    void aPollableReaderInAwaitMessageIsWokenThroughTheFutexAndGetsNoByte() throws Exception {
+        try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
+                SharedPipeReader in = pollableReader()) {
+            assertTrue(in.prepareToPoll(), "armed, waiting by poll");
+            AtomicReference<Object> result = new AtomicReference<>();
+            Thread sleeper = new Thread(() -> {
+                try {
+                    result.set(in.awaitMessage(LOST_MILLIS, TimeUnit.MILLISECONDS));
+                } catch (Throwable t) {
+                    result.set(t);
+                }
+            }, "pollable-futex-sleeper");
+            sleeper.start();
+            awaitSleepBit(SharedPipeDescriptor.READER_SLEEP_AT, sleeper);
+            out.write(new byte[] {5});
+            assertFalse(out.flush(), "the flush found the reader asleep");
+            sleeper.join();
+            assertEquals(Boolean.TRUE, result.get(), "woken through the futex (peer check: an hour)");
+            assertFalse(readable(in), "no byte for a reader that waited in the futex");
+            assertEquals(1, in.read(buf));
+        }
+    }
+
     @Test
     @Timeout(60)
     void theWritersCloseWakesAPollingReader() throws Exception {

@@ -17,8 +17,11 @@ import org.ysuite.internal.Futex;
  * The pollable shared pipe's wake-up ({@link SharedPipeReader#prepareToPoll()} and the writer's
  * doorbell, {@link SharedPipeWakeFifo.WriterBell}) over the real {@link SharedWords} steps on a
  * mapped slot, with the FIFO modelled by a counter of bytes: the doorbell's write adds one, the
- * reader's drain takes them all (the FIFO's own lock makes both atomic). The reader drains, arms,
- * looks at {@code c}; the writer publishes {@code c}, looks at the sleep counter and rings.
+ * reader's drain takes them all (the FIFO's own lock makes both atomic), and the choice between the
+ * futex and the FIFO made by the real {@link SharedPipeWakeFifo.WriterBell#how} logic over the
+ * slot's {@code READER_POLLS_AT} word. The reader, which waited in the futex last, announces the
+ * poll, drains, arms, looks at {@code c}; the writer publishes {@code c}, looks at the sleep
+ * counter and wakes the way the word says.
  */
 public final class PollableWakeRaces {
 
@@ -42,9 +45,26 @@ public final class PollableWakeRaces {
         final AtomicInteger fifo = new AtomicInteger(1); // a stale byte from an earlier wake-up
         final SharedWords.Sleep readerSleep =
                 new SharedWords.Sleep(shared, SharedPipeDescriptor.READER_SLEEP_AT, SharedPipeDescriptor.READER_WAKE_AT);
+        /** The writer's doorbell: the real choice, the FIFO modelled. */
+        final SharedWords.Doorbell bell = new SharedWords.Doorbell() {
+            @Override
+            public int how(boolean always) {
+                int mode = (int) SharedPipeDescriptor.INT.getVolatile(shared, SharedPipeDescriptor.READER_POLLS_AT);
+                return SharedPipeWakeFifo.WriterBell.choose(mode, always);
+            }
+
+            @Override
+            public boolean ring() {
+                fifo.incrementAndGet();
+                return true;
+            }
+        };
         final SharedWords.Wake writerWakesReader = new SharedWords.Wake(shared, SharedPipeDescriptor.READER_SLEEP_AT,
-                SharedPipeDescriptor.READER_WAKE_AT, Futex.address(shared) + SharedPipeDescriptor.READER_WAKE_AT,
-                fifo::incrementAndGet);
+                SharedPipeDescriptor.READER_WAKE_AT, Futex.address(shared) + SharedPipeDescriptor.READER_WAKE_AT, bell);
+
+        public FlushVsPrepareToPoll() {
+            SharedPipeDescriptor.INT.setVolatile(shared, SharedPipeDescriptor.READER_POLLS_AT, SharedPipeWakeFifo.IN_FUTEX);
+        }
 
         @Actor
         public void writer() {
@@ -54,6 +74,7 @@ public final class PollableWakeRaces {
 
         @Actor
         public void reader(II_Result r) {
+            SharedPipeDescriptor.INT.setVolatile(shared, SharedPipeDescriptor.READER_POLLS_AT, SharedPipeWakeFifo.IN_POLL);
             fifo.set(0); // the drain, before the arm
             readerSleep.arm();
             r.r1 = SharedWords.positionAfterArm(shared, SharedPipeDescriptor.C_AT) == SharedWordsRaces.F ? 1 : 0;
