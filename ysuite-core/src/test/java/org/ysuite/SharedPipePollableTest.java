@@ -105,10 +105,13 @@ class SharedPipePollableTest extends SharedPipeFileFixture {
     void aPollableReaderInAwaitMessageIsWokenThroughTheFutexAndGetsNoByte() throws Exception {
         try (SharedPipeWriter out = slowPeerCheck().capacity(4096).createWriter();
                 SharedPipeReader in = pollableReader()) {
-            assertTrue(in.prepareToPoll(), "armed, waiting by poll");
             AtomicReference<Object> result = new AtomicReference<>();
             Thread sleeper = new Thread(() -> {
                 try {
+                    // on this thread: its native name is set before the test looks for it
+                    if (!in.prepareToPoll()) {
+                        throw new AssertionError("nothing flushed, yet prepareToPoll said not to wait");
+                    }
                     result.set(in.awaitMessage(LOST_MILLIS, TimeUnit.MILLISECONDS));
                 } catch (Throwable t) {
                     result.set(t);
