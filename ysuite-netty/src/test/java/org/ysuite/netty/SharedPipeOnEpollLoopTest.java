@@ -99,7 +99,8 @@ class SharedPipeOnEpollLoopTest {
                 msg.putLong(0, seq);
                 while (!out.write(msg.array())) {
                     out.flush();
-                    out.awaitSpace(8);
+                    assertTrue(out.awaitSpace(8, 30, TimeUnit.SECONDS),
+                            "no room for 30 s at message " + seq + ": the loop was not woken (read " + next[0] + ")");
                 }
                 if ((seq & 7) == 0) {
                     out.flush();
