@@ -45,6 +45,13 @@ final class SharedPipeDescriptor {
     static final int READER_SLEEP_AT = 384;
     /** Reader's: the futex word (int) a writer waiting for space sleeps on; the reader bumps it. */
     static final int WRITER_WAKE_AT = 392;
+    /**
+     * Reader's: how it waits (int): 0 in the futex, not {@link SharedYPipe.Builder#pollable()
+     * pollable}; 1 pollable, in the futex; 2 pollable, in poll/epoll on the FIFO beside the file.
+     * The writer reads it only on its wake path (see {@link SharedPipeWakeFifo.WriterBell}). Zero in a new file (and in files of earlier
+     * releases, which therefore keep the same layout version).
+     */
+    static final int READER_POLLS_AT = 400;
     /** Writer's: its sleep counter (long), odd while it waits for space. */
     static final int WRITER_SLEEP_AT = 512;
     /** Writer's: the futex word (int) the reader sleeps on; the writer bumps it. */

@@ -86,7 +86,8 @@ abstract class SharedPipeEnd implements AutoCloseable {
         long writerWakeWord = base + WRITER_WAKE_AT;
         if (file.writer) {
             this.sleep = new SharedWords.Sleep(shared, WRITER_SLEEP_AT, WRITER_WAKE_AT);
-            this.wake = new SharedWords.Wake(shared, READER_SLEEP_AT, READER_WAKE_AT, readerWakeWord);
+            this.wake = new SharedWords.Wake(shared, READER_SLEEP_AT, READER_WAKE_AT, readerWakeWord,
+                    new SharedPipeWakeFifo.WriterBell(file)); // a pollable reader's FIFO
             this.ownWakeWord = writerWakeWord;
             this.ownWakeAt = WRITER_WAKE_AT;
         } else {

@@ -53,6 +53,10 @@ final class SharedPipeFile {
     private final int lockFd;
     private final Pointer flock = OfdLock.newFlock();
     private final AtomicBoolean lockClosed = new AtomicBoolean();
+    /** Other users' files accepted ({@link SharedYPipe.Builder#allowOtherUsers()}); the FIFO's check too. */
+    boolean otherUsers;
+    /** The wake-up FIFO this side opened (a pollable reader's; a writer's once it rang it), or null. */
+    private volatile SharedPipeWakeFifo wakeFifo;
     private static final Cleaner CLEANER = Cleaner.create();
 
     private SharedPipeFile(Path path, boolean writer, int capacity, DirectMemory memory, int lockFd) {
@@ -166,6 +170,7 @@ final class SharedPipeFile {
                             + " is in use by process " + side.getInt(4) + startedAt(side.getLong(8)));
                 }
                 file = new SharedPipeFile(target, writer, capacity, DirectMemory.map(ch, size), fd);
+                file.otherUsers = otherUsers;
             }
             file.checkPositions();
             file.markOpen();
@@ -177,12 +182,27 @@ final class SharedPipeFile {
     }
 
     /**
-     * Deletes the pipe file at {@code path} if no live process holds either side.
+     * Deletes the pipe file at {@code path} if no live process holds either side, then its
+     * wake-up FIFO if there is one ({@link SharedPipeWakeFifo#delete}).
      *
      * @return {@code false} if there is no file
      */
     static boolean delete(Path path) throws IOException {
-        return SharedPipeFileSystem.delete(path.toAbsolutePath(), lockByte(true), lockByte(false));
+        boolean deleted = SharedPipeFileSystem.delete(path.toAbsolutePath(), lockByte(true), lockByte(false));
+        SharedPipeWakeFifo.delete(path);
+        return deleted;
+    }
+
+    /**
+     * Gives this side the wake-up FIFO it opened, to close with the lock. The field's store comes
+     * before the read of lockClosed, and closeLock's CAS before its read of the field: whichever
+     * comes last closes the FIFO (its close runs once).
+     */
+    void attach(SharedPipeWakeFifo fifo) {
+        wakeFifo = fifo;
+        if (lockClosed.get()) {
+            fifo.close();
+        }
     }
 
     /** A failed create or open: releases what it had taken. */
@@ -305,6 +325,10 @@ final class SharedPipeFile {
     private void closeLock() {
         if (lockClosed.compareAndSet(false, true)) {
             Posix.closeQuietly(lockFd);
+        }
+        SharedPipeWakeFifo fifo = wakeFifo;
+        if (fifo != null) {
+            fifo.close();
         }
     }
 

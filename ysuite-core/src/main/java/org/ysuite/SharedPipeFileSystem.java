@@ -36,8 +36,9 @@ final class SharedPipeFileSystem {
 
     /** A temporary file younger than this may belong to a creator between its open and its lock. */
     static final long STALE_TEMP_MILLIS = 10_000;
-    private static final int S_IFMT = 0170000;
-    private static final int S_IFREG = 0100000;
+    static final int S_IFMT = 0170000;
+    static final int S_IFREG = 0100000;
+    static final int S_IFIFO = 0010000;
     /** Longest sleep between two looks while waiting for a file (inotify usually ends it first). */
     /** How long {@link #delete} waits for a side marked CLOSED to drop its lock. */
     static final long CLOSING_SIDE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -90,11 +91,20 @@ final class SharedPipeFileSystem {
 
     /** The checks of {@link #openExisting}, on the file {@code fd} is open on ({@code fstat}). */
     static void checkFile(Path target, int fd, boolean otherUsers) throws IOException {
+        checkFile(target, fd, otherUsers, S_IFREG, "a regular file: not a pipe file");
+    }
+
+    /**
+     * Checks the file {@code fd} is open on ({@code fstat}): its type is {@code type}
+     * ({@link #S_IFREG} or {@link #S_IFIFO}; else an IOException "target is not " + {@code what}),
+     * and unless {@code otherUsers} it is this user's and writable by nobody else.
+     */
+    static void checkFile(Path target, int fd, boolean otherUsers, int type, String what) throws IOException {
         Map<String, Object> st = Files.readAttributes(Posix.procPath(fd), "unix:mode,uid");
         int mode = (Integer) st.get("mode");
         int uid = (Integer) st.get("uid");
-        if ((mode & S_IFMT) != S_IFREG) {
-            throw new IOException(target + " is not a regular file: not a pipe file");
+        if ((mode & S_IFMT) != type) {
+            throw new IOException(target + " is not " + what);
         }
         if (otherUsers) {
             return;

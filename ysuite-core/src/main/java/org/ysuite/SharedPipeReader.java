@@ -51,6 +51,10 @@ public final class SharedPipeReader extends SharedPipeEnd {
     private int frontHeader;
     /** Reader: messages consumed (the counter's own copy; stored in the file with head). */
     private long consumedCount;
+    /** The wake-up FIFO of a pollable reader ({@link SharedYPipe.Builder#pollable()}), or null. */
+    private final SharedPipeWakeFifo fifo;
+    /** Reader: the way of waiting last stored in the file (READER_POLLS_AT). */
+    private int waitsBy;
 
     /** One look of the spin phase: has the writer flushed past front? */
     private final class FlushSpin extends SpinWait {
@@ -64,9 +68,12 @@ public final class SharedPipeReader extends SharedPipeEnd {
         }
     }
 
-    SharedPipeReader(SharedPipeFile file, WaitPolicy readerPolicy, long peerCheckNanos) {
+    SharedPipeReader(SharedPipeFile file, WaitPolicy readerPolicy, long peerCheckNanos, SharedPipeWakeFifo fifo) {
         super(file, peerCheckNanos);
         this.readerPolicy = readerPolicy;
+        this.fifo = fifo;
+        this.waitsBy = -1;
+        waitBy(fifo == null ? SharedPipeWakeFifo.NOT_POLLABLE : SharedPipeWakeFifo.IN_FUTEX);
         front = r = SharedWords.positionAfterArm(shared, HEAD_AT); // the last published head
         consumedCount = SharedPipeCounters.load(shared, SharedPipeDescriptor.CONSUMED_AT); // continued
     }
@@ -190,6 +197,86 @@ public final class SharedPipeReader extends SharedPipeEnd {
     }
 
     /**
+     * Returns the descriptor a pollable reader waits on in {@code poll}/{@code epoll} (or a Netty
+     * epoll loop) for {@code POLLIN}/{@code EPOLLIN}, after {@link #prepareToPoll()} returned
+     * {@code true}: the wake-up FIFO beside the pipe file ({@code <file>.wake}), open non-blocking.
+     * It stays the same number while the reader is open; {@link #close()} closes it (take it out
+     * of an epoll set first). Level- and edge-triggered waits both work: the writer writes one
+     * byte per wake-up, after {@code prepareToPoll} emptied the FIFO.
+     *
+     * @return the descriptor
+     * @throws IllegalStateException if the reader was not opened {@link SharedYPipe.Builder#pollable()
+     *     pollable}, or is closed
+     */
+    public int wakeFd() {
+        requirePollable();
+        checkOpen();
+        return fifo.fd();
+    }
+
+    /**
+     * Gets a pollable reader ready to wait on {@link #wakeFd()}: empties the FIFO, then looks for
+     * a message exactly as {@link #checkRead()} does, which marks the reader asleep when there is
+     * none (after its {@link WaitPolicy}'s spin: {@link WaitPolicy#purePark()} spins none, for
+     * an event loop). {@code true}: wait for the descriptor to become readable, then read
+     * ({@link #readBatch}, {@link #read}), which marks the reader awake. {@code false}: do not
+     * wait; a message can be read, or the writer closed its side ({@link #isEndOfStream()}).
+     *
+     * <p>No wake-up is lost: the reader announces the poll in the file (while it does, the
+     * writer's wake-up is the byte, not {@code FUTEX_WAKE}; {@link #awaitMessage} announces the
+     * futex again), then drains, then arms (a volatile store of an odd {@code readerSleep}), then
+     * looks at {@code c} a last time; the writer's flush stores {@code c}, then loads
+     * {@code readerSleep} and the announcement and, seeing it odd, writes its byte. Either
+     * this look sees the flush, or the writer's byte comes after the arm, so after the drain, and
+     * stays until the wait. A writer killed without closing writes nothing: wait with a timeout
+     * (e.g. the {@link SharedYPipe.Builder#peerCheck peer check}) and then call
+     * {@link #awaitMessage(long, TimeUnit)} with a short timeout, which reports a dead writer.
+     *
+     * @return {@code true} if the caller should wait on {@link #wakeFd()}; {@code false} if a
+     *     message is readable or the writer has closed
+     * @throws IllegalStateException if the reader was not opened pollable, is closed, another
+     *     thread is reading, or the file is corrupt
+     */
+    public boolean prepareToPoll() {
+        requirePollable();
+        enter();
+        long from = front;
+        try {
+            waitBy(SharedPipeWakeFifo.IN_POLL); // before the arm's look at c
+            fifo.drain();
+            if (nextMessage()) {
+                return false;
+            }
+            // Armed, nothing new. A writer's close (CLOSED, then bump and byte) that this misses
+            // rings after our drain: the byte keeps the descriptor readable (see SharedWords).
+            return peerState() != CLOSED;
+        } catch (InternalError e) {
+            throw fault(e);
+        } finally {
+            leaveReader(from);
+        }
+    }
+
+    /**
+     * Reader: announces how it will wait ({@link SharedPipeWakeFifo#IN_FUTEX}, {@code IN_POLL}),
+     * storing the word only when it changes. A volatile store before the arm's look at {@code c}:
+     * a flush this look misses sees it (see {@link SharedPipeWakeFifo.WriterBell}).
+     */
+    private void waitBy(int mode) {
+        if (waitsBy != mode) {
+            waitsBy = mode;
+            SharedPipeDescriptor.INT.setVolatile(shared, SharedPipeDescriptor.READER_POLLS_AT, mode);
+        }
+    }
+
+    private void requirePollable() {
+        if (fifo == null) {
+            throw new IllegalStateException("the reader of " + path + " was not opened pollable"
+                    + " (SharedYPipe.builder(file).pollable().openReader())");
+        }
+    }
+
+    /**
      * Tells whether the writer closed its side and every message it flushed has been read.
      *
      * @return {@code true} at the clean end of the stream
@@ -306,6 +393,9 @@ public final class SharedPipeReader extends SharedPipeEnd {
         boolean slept = false;
         String outcome = Outcome.CLOSE;
         try {
+            if (fifo != null) {
+                waitBy(SharedPipeWakeFifo.IN_FUTEX); // before the looks at c below
+            }
             for (;;) {
                 if (nextMessage()) {
                     outcome = Outcome.SIGNAL;

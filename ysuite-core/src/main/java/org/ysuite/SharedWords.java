@@ -44,6 +44,14 @@ import org.ysuite.internal.Futex;
  * most once: at most one wake-up per sleep, none while the sleeper keeps up. An arm is kept (not
  * stored again) only while the wake word still holds its {@code seq}: any wake decided for it
  * changes the word before its {@code FUTEX_WAKE}, so a sleep on that {@code seq} cannot miss it.
+ *
+ * <h2>A reader that waits in poll (the doorbell)</h2>
+ * A pollable reader also stores how it waits (futex or poll; volatile, before the arm's look at
+ * the position), and the waker loads it after its load of the sleep counter ({@link Doorbell#how}):
+ * the same Dekker pair, so a waker whose flush the sleeper missed sees the way it waits. A poller
+ * drains its FIFO before it arms: the waker's byte for that arm comes after the arm, so after the
+ * drain, and stays; a byte the drain took was written after its bump (the FIFO's lock orders the
+ * read after the write), so the arm reads the bumped word and stores a new odd counter.
  */
 final class SharedWords {
 
@@ -124,20 +132,54 @@ final class SharedWords {
         }
     }
 
+    /**
+     * A second way to wake a peer that waits elsewhere than in the futex (a pollable reader in
+     * {@code poll}/{@code epoll}: {@link SharedPipeWakeFifo}), and the choice between the two.
+     */
+    interface Doorbell {
+        /** {@link #how} bit: make the futex wake-up. */
+        int FUTEX = 1;
+        /** {@link #how} bit: ring the doorbell. */
+        int BELL = 2;
+
+        /**
+         * How to wake the peer now, from its announced way of waiting (one load, after the
+         * waker's look at the peer's sleep counter).
+         *
+         * @param always a close: wake every way the peer may wait
+         * @return {@link #FUTEX}, {@link #BELL} or both
+         */
+        int how(boolean always);
+
+        /**
+         * Rings; never throws.
+         *
+         * @return false if it could not (the caller then makes the futex wake-up too)
+         */
+        boolean ring();
+    }
+
     /** One side's waking of its peer: the peer's sleep counter, and the futex word this side bumps. */
     static final class Wake {
         private final ByteBuffer shared;
         private final int peerSleepAt;
         private final int wakeAt;
         private final long wakeAddress;
+        /** Rung with every wake-up after the futex's, or null. */
+        private final Doorbell doorbell;
         /** The last odd counter this side woke (only the side's operating thread uses it). */
         private long lastWoken = -1;
 
         Wake(ByteBuffer shared, int peerSleepAt, int wakeAt, long wakeAddress) {
+            this(shared, peerSleepAt, wakeAt, wakeAddress, null);
+        }
+
+        Wake(ByteBuffer shared, int peerSleepAt, int wakeAt, long wakeAddress, Doorbell doorbell) {
             this.shared = shared;
             this.peerSleepAt = peerSleepAt;
             this.wakeAt = wakeAt;
             this.wakeAddress = wakeAddress;
+            this.doorbell = doorbell;
         }
 
         /**
@@ -152,14 +194,31 @@ final class SharedWords {
                 return true;
             }
             lastWoken = sleep;
-            always();
+            wake(false);
             return false;
         }
 
-        /** Bumps the word and wakes whoever sleeps on it (a flush, or this side's close). */
+        /** Bumps the word and wakes whoever sleeps on it, every way (a close). */
         void always() {
+            wake(true);
+        }
+
+        /**
+         * Bumps the word, then wakes the peer the way it announced (the doorbell's choice; the
+         * futex alone without a doorbell). The bump comes first in every case: a sleeper's
+         * {@code seq} is then older than any wake-up decided for it, and a poller that drained
+         * the doorbell's byte (the FIFO's lock orders the drain after the write) reads the
+         * bumped word at its next arm, which therefore stores a new odd counter.
+         */
+        private void wake(boolean always) {
             bump();
-            Futex.wake(wakeAddress, Integer.MAX_VALUE);
+            int how = doorbell == null ? Doorbell.FUTEX : doorbell.how(always);
+            if ((how & Doorbell.BELL) != 0 && !doorbell.ring()) {
+                how |= Doorbell.FUTEX; // no doorbell to ring: the futex at least
+            }
+            if ((how & Doorbell.FUTEX) != 0) {
+                Futex.wake(wakeAddress, Integer.MAX_VALUE);
+            }
         }
 
         /**

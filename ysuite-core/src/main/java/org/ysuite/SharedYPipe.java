@@ -43,6 +43,7 @@ import java.util.function.Function;
  *   256      8   reader  head: how far the reader has consumed
  *   384      8   reader  readerSleep: a counter, odd while the reader is (going) asleep
  *   392      4   reader  writerWake: the futex word a writer waiting for space sleeps on
+ *   400      4   reader  readerPolls: how the reader waits: 0 futex (not {@link Builder#pollable() pollable}), 1 futex, 2 poll
  *   512      8   writer  writerSleep: a counter, odd while the writer waits for space
  *   520      4   writer  readerWake: the futex word the reader sleeps on
  *  1024      8   writer  messages flushed      \  the counters ({@link SharedPipeWriter#stats()},
@@ -78,6 +79,13 @@ import java.util.function.Function;
  * readerSleep, load c" one sees the other's store, and a word is always bumped before its
  * {@code FUTEX_WAKE}: no wake-up is lost (the argument in full is in the source of
  * {@code SharedWords}).
+ *
+ * <h2>Waiting in poll/epoll</h2>
+ * A reader opened {@link Builder#pollable() pollable} may wait in {@code poll}/{@code epoll} on
+ * {@link SharedPipeReader#wakeFd()}, a FIFO beside the file, after
+ * {@link SharedPipeReader#prepareToPoll()}: the writer's wake-up (the same one, made only by a
+ * flush that finds the reader asleep) then writes a byte into the FIFO instead of
+ * {@code FUTEX_WAKE}.
  *
  * <h2>Peers</h2>
  * Each side holds an open-file-description lock on a byte of the file while it is open; the
@@ -200,6 +208,7 @@ public final class SharedYPipe {
         private boolean replaceStale;
         private long awaitFileNanos = -1;
         private String name;
+        private boolean pollable;
 
         private Builder(Path file) {
             this.file = file;
@@ -325,7 +334,35 @@ public final class SharedYPipe {
          * @throws IOException if the file is not a valid pipe file (the message says why)
          */
         public SharedPipeReader openReader() throws IOException {
-            return open(openFile(false), this::reader);
+            SharedPipeWakeFifo fifo = pollable ? SharedPipeWakeFifo.createOrOpen(file, otherUsers) : null;
+            try {
+                SharedPipeFile opened = openFile(false);
+                return open(opened, f -> reader(f, fifo));
+            } catch (IOException | RuntimeException | Error e) {
+                if (fifo != null) {
+                    fifo.close();
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * Makes {@link #openReader()} open a pollable reader: one that can also wait in
+         * {@code poll}/{@code epoll} (with sockets, or registered with a Netty epoll loop) through
+         * {@link SharedPipeReader#wakeFd()} and {@link SharedPipeReader#prepareToPoll()}. The
+         * reader creates a FIFO beside the file, {@code <file>.wake} (mode 0600), or opens the
+         * one there, checked like the pipe file (a FIFO, no symbolic link followed, this user's
+         * unless {@link #allowOtherUsers()}); {@link SharedYPipe#delete} removes it. It marks
+         * itself pollable in the file, and while it waits by poll ({@code prepareToPoll}) the
+         * writer's wake-up, made only by a flush that finds the reader asleep, writes one byte into
+         * the FIFO instead of {@code FUTEX_WAKE} (nothing while the reader is awake; the futex
+         * again while it waits in {@code awaitMessage}). Writers and the other opens ignore this setting. See docs/cross-process.md.
+         *
+         * @return this builder
+         */
+        public Builder pollable() {
+            this.pollable = true;
+            return this;
         }
 
         /**
@@ -404,8 +441,11 @@ public final class SharedYPipe {
             return w;
         }
 
-        private SharedPipeReader reader(SharedPipeFile opened) {
-            SharedPipeReader r = new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos); // its own state
+        private SharedPipeReader reader(SharedPipeFile opened, SharedPipeWakeFifo fifo) {
+            if (fifo != null) {
+                opened.attach(fifo); // closed with the side's lock
+            }
+            SharedPipeReader r = new SharedPipeReader(opened, readerPolicy.newState(), peerCheckNanos, fifo);
             r.eventName = name;
             return r;
         }

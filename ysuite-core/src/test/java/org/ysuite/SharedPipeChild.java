@@ -11,7 +11,8 @@ import java.util.SplittableRandom;
 
 /**
  * The writer process of the two-JVM tests: {@code SharedPipeChild <file> <firstSeq> <count|-1>
- * <seed> <maxLength>} opens the pipe's writer side, prints {@code OPEN}, writes {@code count}
+ * <seed> <maxLength> [go]} opens the pipe's writer side, prints {@code OPEN} (with {@code go}:
+ * then waits for a line on its standard input), writes {@code count}
  * {@link SharedMessages} (forever for -1) flushing after random batches, then closes and prints
  * {@code DONE}. Also {@link #start} it from a test.
  */
@@ -23,7 +24,8 @@ public final class SharedPipeChild {
     /**
      * The child's entry point.
      *
-     * @param args file, first sequence number, count (-1: until killed), seed, longest message
+     * @param args file, first sequence number, count (-1: until killed), seed, longest message,
+     *     optionally {@code go} (wait for a byte on standard input after OPEN)
      * @throws Exception on any failure (the exit status is then non-zero)
      */
     public static void main(String[] args) throws Exception {
@@ -35,6 +37,9 @@ public final class SharedPipeChild {
         try (SharedPipeWriter out = SharedYPipe.builder(file).openWriter()) {
             System.out.println("OPEN");
             System.out.flush();
+            if (args.length > 5 && "go".equals(args[5]) && System.in.read() < 0) {
+                throw new IllegalStateException("no go: the test's end of standard input closed");
+            }
             long end = count < 0 ? Long.MAX_VALUE : seq + count;
             int batch = 1 + batches.nextInt(16);
             while (seq < end) {

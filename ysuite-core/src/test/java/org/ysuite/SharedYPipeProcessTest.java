@@ -51,6 +51,11 @@ class SharedYPipeProcessTest extends SharedPipeFileFixture {
             this.in = in;
         }
 
+        /** Reads one batch, checking it; returns how many messages it had. */
+        int readBatchOnce() {
+            return in.readBatch(check);
+        }
+
         /** Reads until {@code until} messages in all; false if the stream ended cleanly first. */
         boolean readUntil(long until) throws Exception {
             while (next < until) {

@@ -192,6 +192,18 @@ public interface LibC {
     int posix_fallocate(int fd, @off_t long offset, @off_t long len);
 
     /**
+     * {@code int mkfifo(const char *path, mode_t mode)}: creates a named pipe (FIFO); never
+     * follows a symbolic link in the last component (an existing name, link or not, is
+     * {@code EEXIST}).
+     *
+     * @param path the FIFO's path
+     * @param mode its permissions (less the umask), e.g. {@code 0600}
+     * @return {@code 0}, or {@code -1} with {@code errno} set
+     */
+    @SaveError
+    int mkfifo(String path, int mode);
+
+    /**
      * {@code uid_t geteuid(void)}: the effective user id (never fails).
      *
      * @return the effective user id

@@ -61,6 +61,8 @@ public final class Posix {
     public static final int ENOENT = 2;
     /** {@code EEXIST}. */
     public static final int EEXIST = 17;
+    /** {@code EISDIR}. */
+    public static final int EISDIR = 21;
     /** {@code EFBIG}: past the file size limit ({@code RLIMIT_FSIZE}) or the file system's. */
     public static final int EFBIG = 27;
     /** {@code ENOSPC}. */

@@ -57,6 +57,21 @@ public class IpcWorstCase {
     }
 
     /**
+     * y-suite, the readers pollable and waiting in {@code epoll_wait} on the pipe's wake-up FIFO
+     * (pure park): the wake-up through epoll, to set against {@link #ysuite} with {@code spin=0}.
+     *
+     * @param s state
+     * @return the reply's length
+     * @throws IOException if the link fails
+     */
+    @Benchmark
+    @OperationsPerInvocation(2)
+    @Transport(label = "SharedYPipe (epoll)", kind = Transport.Kind.YSUITE)
+    public int ysuiteEpoll(Peers.YsuiteEpoll s) throws IOException {
+        return s.pingPong(SIZE);
+    }
+
+    /**
      * Local sockets: AF_UNIX, blocking, one frame each way.
      *
      * @param s state

@@ -6,7 +6,8 @@ import java.nio.file.Path;
 /**
  * The transports of the {@code ipc} benchmarks, named by a spec string that the benchmark's
  * state and the {@link IpcChild} command line share: {@code ysuite:<spins>} (a pair of
- * {@link org.ysuite.SharedYPipe}s, see {@link YsuiteLink}), {@code unix} (a blocking AF_UNIX
+ * {@link org.ysuite.SharedYPipe}s, see {@link YsuiteLink}; {@code ysuite-epoll:<spins>} the same with
+ * the readers waiting in {@code epoll_wait}), {@code unix} (a blocking AF_UNIX
  * {@code SocketChannel}, length-prefixed frames), {@code aeron:busyspin},
  * {@code aeron:backoff} or {@code aeron:sleep1ms} (Aeron IPC with that idle strategy, the
  * media driver embedded in the parent).
@@ -28,7 +29,8 @@ final class Links {
         String[] p = spec.split(":", 2);
         switch (p[0]) {
             case "ysuite":
-                return YsuiteLink.listen(dir, p.length > 1 ? p[1] : "0");
+            case "ysuite-epoll":
+                return YsuiteLink.listen(dir, p.length > 1 ? p[1] : "0", p[0].equals("ysuite-epoll"));
             case "unix":
                 return UnixLink.listen(dir);
             case "aeron":
@@ -50,7 +52,8 @@ final class Links {
         String[] p = spec.split(":", 2);
         switch (p[0]) {
             case "ysuite":
-                return YsuiteLink.connect(dir, p.length > 1 ? p[1] : "0");
+            case "ysuite-epoll":
+                return YsuiteLink.connect(dir, p.length > 1 ? p[1] : "0", p[0].equals("ysuite-epoll"));
             case "unix":
                 return UnixLink.connect(dir);
             case "aeron":

@@ -32,6 +32,19 @@ public final class Peers {
         }
     }
 
+    /**
+     * ysuite with pollable readers waiting in {@code epoll_wait} on the wake-up FIFO
+     * ({@link YsuiteLink}'s {@code ysuite-epoll}), both sides pure park: the futex wake-up of
+     * {@link Ysuite} {@code spin=0} against the same wake-up through epoll.
+     */
+    @State(Scope.Benchmark)
+    public static class YsuiteEpoll extends Session {
+        /** The state. */
+        public YsuiteEpoll() {
+            super("ysuite-epoll:0");
+        }
+    }
+
     /** AF_UNIX socket ({@link UnixLink}). */
     @State(Scope.Benchmark)
     public static class Unix extends Session {

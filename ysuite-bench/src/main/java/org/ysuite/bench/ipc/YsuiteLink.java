@@ -14,7 +14,8 @@ import org.ysuite.WaitPolicy;
  * waiting as {@link org.ysuite.bench.support.Wake#policy(int) Wake.policy(spins)} says (each
  * side with a state of its own): {@code ysuite:0} is pure park (a reader that finds nothing
  * sleeps on the futex at once), {@code ysuite:200} the default policy. Each {@link #send} writes and flushes; the flush wakes the reader only if it found it
- * asleep.
+ * asleep. {@code ysuite-epoll:<spins>}: the readers are opened pollable and wait in
+ * {@code epoll_wait} on their wake-up FIFO ({@link EpollWait}) instead of the futex.
  */
 final class YsuiteLink implements Link {
 
@@ -23,25 +24,39 @@ final class YsuiteLink implements Link {
     private final SharedPipeWriter out;
     private SharedPipeReader in;
     private final WaitPolicy policy;
+    /** The reader's epoll set, if the link polls ({@code ysuite-epoll}); else null. */
+    private EpollWait epoll;
+    private final boolean pollable;
 
-    private YsuiteLink(SharedPipeWriter out, SharedPipeReader in, WaitPolicy policy) {
+    private YsuiteLink(SharedPipeWriter out, SharedPipeReader in, WaitPolicy policy, boolean pollable)
+            throws IOException {
         this.out = out;
-        this.in = in;
         this.policy = policy;
+        this.pollable = pollable;
+        reader(in);
     }
 
-    private static SharedYPipe.Builder pipe(Path file, WaitPolicy policy) {
-        return SharedYPipe.builder(file).capacity(CAPACITY).readerPolicy(policy).writerPolicy(policy);
+    private void reader(SharedPipeReader reader) throws IOException {
+        this.in = reader;
+        if (reader != null && pollable) {
+            epoll = new EpollWait(reader.wakeFd());
+        }
     }
 
-    static Link.Pending listen(Path dir, String spins) throws IOException {
+    private static SharedYPipe.Builder pipe(Path file, WaitPolicy policy, boolean pollable) {
+        SharedYPipe.Builder b = SharedYPipe.builder(file).capacity(CAPACITY).readerPolicy(policy).writerPolicy(policy);
+        return pollable ? b.pollable() : b;
+    }
+
+    static Link.Pending listen(Path dir, String spins, boolean pollable) throws IOException {
         WaitPolicy policy = org.ysuite.bench.support.Wake.policy(Integer.parseInt(spins));
-        YsuiteLink link = new YsuiteLink(pipe(dir.resolve("to-child"), policy).createWriter(), null, policy);
+        YsuiteLink link = new YsuiteLink(pipe(dir.resolve("to-child"), policy, pollable).createWriter(), null, policy,
+                pollable);
         return new Link.Pending() {
             @Override
             public Link accept() throws IOException {
                 // the child created to-parent before it said READY
-                link.in = pipe(dir.resolve("to-parent"), link.policy).openReader();
+                link.reader(pipe(dir.resolve("to-parent"), link.policy, pollable).openReader());
                 return link;
             }
 
@@ -52,11 +67,12 @@ final class YsuiteLink implements Link {
         };
     }
 
-    static Link connect(Path dir, String spins) throws IOException {
+    static Link connect(Path dir, String spins, boolean pollable) throws IOException {
         WaitPolicy policy = org.ysuite.bench.support.Wake.policy(Integer.parseInt(spins));
-        SharedPipeReader in = pipe(dir.resolve("to-child"), policy).openReader();
+        SharedPipeReader in = pipe(dir.resolve("to-child"), policy, pollable).openReader();
         try {
-            return new YsuiteLink(pipe(dir.resolve("to-parent"), policy).createWriter(), in, policy);
+            return new YsuiteLink(pipe(dir.resolve("to-parent"), policy, pollable).createWriter(), in, policy,
+                    pollable);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;
@@ -85,7 +101,13 @@ final class YsuiteLink implements Link {
                 if (n >= 0) {
                     return n;
                 }
-                if (!in.awaitMessage()) {
+                if (epoll != null) {
+                    if (in.prepareToPoll()) {
+                        epoll.await(); // the flush that finds us asleep writes the FIFO
+                    } else if (in.isEndOfStream()) {
+                        return -1;
+                    }
+                } else if (!in.awaitMessage()) {
                     return -1; // the writer closed and everything was read
                 }
             }
@@ -103,6 +125,9 @@ final class YsuiteLink implements Link {
     @Override
     public void close() {
         out.close();
+        if (epoll != null) {
+            epoll.close();
+        }
         if (in != null) {
             in.close();
         }
