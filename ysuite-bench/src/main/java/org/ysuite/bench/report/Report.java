@@ -360,7 +360,7 @@ final class Report {
             switch (r.scenario) {
                 case "WorstCase": case "Throughput": case "SenderBatch": case "MessageSize":
                 case "PollOverhead": case "Scaling": case "SparseTraffic":
-                case IPC_WORST: case IPC_THROUGHPUT: case IPC_IDLE:
+                case IPC_WORST: case IPC_THROUGHPUT: case IPC_IDLE: case AeronIdleTable.SCENARIO:
                     break;
                 default:
                     rest.computeIfAbsent(r.scenario, k -> new ArrayList<>()).add(r);
@@ -383,7 +383,8 @@ final class Report {
 
     /** The "Across processes" section: the ipc benchmarks, each peer's reader in another JVM. */
     private void acrossProcesses() {
-        if (of(IPC_WORST).isEmpty() && of(IPC_THROUGHPUT).isEmpty() && of(IPC_IDLE).isEmpty()) {
+        if (of(IPC_WORST).isEmpty() && of(IPC_THROUGHPUT).isEmpty() && of(IPC_IDLE).isEmpty()
+                && of(AeronIdleTable.SCENARIO).isEmpty()) {
             return;
         }
         out.append("\n## Across processes\n\nThe benchmark's JVM is one side, a child JVM (same jar) the other; "
@@ -422,6 +423,7 @@ final class Report {
             out.append("\nCPU time from /proc/<pid>/task/<tid>/schedstat over the idle period (after a burst of "
                     + "4,096 messages); the whole JVM includes its JIT, GC and (Aeron) client conductor threads.\n");
         }
+        AeronIdleTable.render(of(AeronIdleTable.SCENARIO), out);
     }
 
     static String pct(double v) {

@@ -43,7 +43,8 @@ final class Result {
      * iterations instead.
      */
     static final java.util.Set<String> GAUGES = java.util.Set.of("readerCpuPercent", "latencyNs",
-            "processCpuPercent", "driverCpuPercent", "floorOneWayNs");
+            "processCpuPercent", "driverCpuPercent", "floorOneWayNs", "subscriberCpuPercent", "meanLatencyNs",
+            "p99LatencyNs", "receivedPerSecond");
 
     /** The mean of a JSON secondary metric's per-iteration values ({@code rawData}). */
     private static double meanOfRaw(JsonObject metric) {
