@@ -177,6 +177,30 @@ class ReportTest {
     }
 
     @Test
+    void aeronIdleTableGivesEachStrategyAndRateAndTheThreeComparisons() {
+        StringBuilder json = new StringBuilder("[");
+        String[][] rows = {{"busySpin", "0", "100", "-1", "-1", "0"}, {"backoff", "0", "2.5", "-1", "-1", "0"},
+            {"ysuite", "0", "0.05", "-1", "-1", "0"}, {"backoff", "10000", "30", "60000", "900000", "10000"},
+            {"ysuite", "10000", "6", "30000", "800000", "10000"}, {"busySpin", "max", "100", "1", "2", "2e7"},
+            {"ysuite", "max", "100", "1", "2", "1.9e7"}};
+        for (String[] r : rows) {
+            json.append(json.length() == 1 ? "" : ",").append(withGauges("ipc.AeronIdle.subscriber",
+                    "\"idleMillis\":\"1000\",\"rate\":\"" + r[1] + "\",\"strategy\":\"" + r[0] + "\"", 1000,
+                    "subscriberCpuPercent", r[2], "meanLatencyNs", r[3], "p99LatencyNs", r[4], "receivedPerSecond", r[5]));
+        }
+        String md = new Report(Result.fromJmhJson(json.append("]").toString()), 2).render("");
+        assertTrue(md.contains("## Across processes"), md);
+        assertTrue(md.contains("| Agrona BusySpinIdleStrategy | 0 (idle) | 100.000 | - | - | 0 |"), md);
+        assertTrue(md.contains("| ysuite SharedSignalerIdleStrategy (defaults) | 10,000 | 6.000 | 30.0 | 800.0 | 10,000 |"),
+                md);
+        assertTrue(md.contains("Idle subscriber CPU: ysuite 0.050 % (target <= 0.1), Backoff 2.500 %, Busy-spin 100.000 %."),
+                md);
+        assertTrue(md.contains("mean latency 0.50x, p99 0.89x (target <= 1x), CPU 0.20x (target <= 0.33x)"), md);
+        assertTrue(md.contains("ysuite's throughput against Busy-spin's: 0.95x (target >= 0.95x)"), md);
+        assertFalse(md.contains("### ipc."), md);
+    }
+
+    @Test
     void acrossProcessesTargetsCompareSharedYPipeWithAeronSocketsAndTheCFloor() {
         List<Result> rs = Result.fromJmhJson("["
                 + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"8\",\"spin\":\"0\"", 100, 0)
