@@ -35,7 +35,8 @@ fi
 test -s "$OUT/net/results.csv"
 test -s "$OUT/net/report.md"
 # The cross-process section (org.ysuite.bench.ipc): one short iteration per row, each with a child
-# JVM (and the C futex floor, compiled with gcc, if gcc is there), 8-byte messages, 200 ms idle.
+# JVM (and the C futex floor, compiled with gcc, if gcc is there), 8-byte messages, 200 ms idle
+# (AeronIdle: 200 ms periods at each rate).
 if ! timeout 600 java -jar "$JAR" report --smoke --include '^org\.ysuite\.bench\.ipc\.' --out "$OUT/ipc"; then
   echo "ysuite-bench cross-process smoke: FAILED; the end of JMH's output follows" >&2
   tail -n 200 "$OUT/ipc/jmh.log" >&2 || true

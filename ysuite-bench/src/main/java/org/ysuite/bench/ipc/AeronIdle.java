@@ -45,7 +45,8 @@ import org.ysuite.bench.support.Msg;
  * {@code max} offers as fast as the subscriber takes them. The secondary results, measured by the
  * child between a START and a STOP message around the period: {@code subscriberCpuPercent} (its
  * polling thread's CPU time, % of one core), {@code meanLatencyNs} and {@code p99LatencyNs}
- * (one-way, offer to poll; -1 with no message) and {@code receivedPerSecond}. The primary score
+ * (one-way, offer to poll; -1 with no message) and {@code receivedPerSecond}; the publisher counts
+ * {@code wakeupsPerSecond} (its rings that found the subscriber asleep). The primary score
  * means nothing.
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -143,6 +144,10 @@ public class AeronIdle {
             Session.deleteTree(dir);
         }
 
+        long wakeups() {
+            return doorbell == null ? 0 : doorbell.wakeups();
+        }
+
         /** Offers one message of that kind (stamped now), waiting while the log is full, then rings. */
         void send(long kind) throws IOException {
             msg.putLong(0, kind);
@@ -179,6 +184,8 @@ public class AeronIdle {
         public double p99LatencyNs;
         /** Messages received per second. */
         public double receivedPerSecond;
+        /** Rings that woke the sleeping subscriber (a FUTEX_WAKE), per second ({@code ysuite} only, else 0). */
+        public double wakeupsPerSecond;
 
         /** Clears the counters per iteration. */
         @Setup(Level.Iteration)
@@ -187,6 +194,7 @@ public class AeronIdle {
             meanLatencyNs = 0;
             p99LatencyNs = 0;
             receivedPerSecond = 0;
+            wakeupsPerSecond = 0;
         }
     }
 
@@ -201,6 +209,7 @@ public class AeronIdle {
      */
     @Benchmark
     public long subscriber(Subscriber s, IpcIdle.Period p, Measured m) throws IOException {
+        long wakeups = s.wakeups();
         s.send(AeronIdleChild.START);
         long start = System.nanoTime();
         long end = start + TimeUnit.MILLISECONDS.toNanos(p.idleMillis);
@@ -233,6 +242,7 @@ public class AeronIdle {
         m.p99LatencyNs = Long.parseLong(f[3]);
         m.subscriberCpuPercent = 100.0 * Long.parseLong(f[4]) / wall;
         m.receivedPerSecond = count * 1e9 / wall;
+        m.wakeupsPerSecond = (s.wakeups() - wakeups) * 1e9 / wall;
         return sent;
     }
 }

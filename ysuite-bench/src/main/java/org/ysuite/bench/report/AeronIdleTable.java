@@ -29,18 +29,21 @@ final class AeronIdleTable {
                 .thenComparingInt(r -> RATES.indexOf(r.param("rate"))));
         out.append("\n### Across processes, an Aeron IPC subscriber's idle strategy: 64-byte messages at a rate\n\n")
                 .append("| subscriber's idle strategy | rate, msgs/s | subscriber CPU, % of a core | one-way mean, us "
-                        + "| one-way p99, us | received, msgs/s |\n|---|---:|---:|---:|---:|---:|\n");
+                        + "| one-way p99, us | received, msgs/s | futex wake-ups/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (Result r : rows) {
             out.append("| ").append(name(r.param("strategy"))).append(" | ").append(rate(r.param("rate")))
                     .append(" | ").append(Report.pct(r.secondary("subscriberCpuPercent"))).append(" | ")
                     .append(micros(r.secondary("meanLatencyNs"))).append(" | ")
                     .append(micros(r.secondary("p99LatencyNs"))).append(" | ")
-                    .append(String.format(Locale.ROOT, "%,.0f", r.secondary("receivedPerSecond"))).append(" |\n");
+                    .append(String.format(Locale.ROOT, "%,.0f", r.secondary("receivedPerSecond"))).append(" | ")
+                    .append("ysuite".equals(r.param("strategy")) ? String.format(Locale.ROOT, "%,.0f",
+                            r.secondary("wakeupsPerSecond")) : "-").append(" |\n");
         }
         out.append("\nThe subscriber polls in a child JVM; the publisher (the benchmark's JVM, media driver embedded, "
                 + "SHARED threading) stamps each message with System.nanoTime() and, for ysuite, rings the doorbell "
                 + "after each offer. CPU: the polling thread's CPU time over the period; latency: offer to poll "
-                + "(a histogram, 3 % buckets; the mean of the iterations' p99); max: offers as fast as they go.\n");
+                + "(a histogram, 3 % buckets; the mean of the iterations' p99); max: offers as fast as they go; "
+                + "futex wake-ups: the publisher's rings that found the subscriber asleep.\n");
         comparisons(rows, out);
     }
 

@@ -44,7 +44,7 @@ final class Result {
      */
     static final java.util.Set<String> GAUGES = java.util.Set.of("readerCpuPercent", "latencyNs",
             "processCpuPercent", "driverCpuPercent", "floorOneWayNs", "subscriberCpuPercent", "meanLatencyNs",
-            "p99LatencyNs", "receivedPerSecond");
+            "p99LatencyNs", "receivedPerSecond", "wakeupsPerSecond");
 
     /** The mean of a JSON secondary metric's per-iteration values ({@code rawData}). */
     private static double meanOfRaw(JsonObject metric) {

@@ -186,12 +186,13 @@ class ReportTest {
         for (String[] r : rows) {
             json.append(json.length() == 1 ? "" : ",").append(withGauges("ipc.AeronIdle.subscriber",
                     "\"idleMillis\":\"1000\",\"rate\":\"" + r[1] + "\",\"strategy\":\"" + r[0] + "\"", 1000,
-                    "subscriberCpuPercent", r[2], "meanLatencyNs", r[3], "p99LatencyNs", r[4], "receivedPerSecond", r[5]));
+                    "subscriberCpuPercent", r[2], "meanLatencyNs", r[3], "p99LatencyNs", r[4], "receivedPerSecond", r[5],
+                    "wakeupsPerSecond", "ysuite".equals(r[0]) ? "9000" : "0"));
         }
         String md = new Report(Result.fromJmhJson(json.append("]").toString()), 2).render("");
         assertTrue(md.contains("## Across processes"), md);
-        assertTrue(md.contains("| Agrona BusySpinIdleStrategy | 0 (idle) | 100.000 | - | - | 0 |"), md);
-        assertTrue(md.contains("| ysuite SharedSignalerIdleStrategy (defaults) | 10,000 | 6.000 | 30.0 | 800.0 | 10,000 |"),
+        assertTrue(md.contains("| Agrona BusySpinIdleStrategy | 0 (idle) | 100.000 | - | - | 0 | - |"), md);
+        assertTrue(md.contains("| ysuite SharedSignalerIdleStrategy (defaults) | 10,000 | 6.000 | 30.0 | 800.0 | 10,000 | 9,000 |"),
                 md);
         assertTrue(md.contains("Idle subscriber CPU: ysuite 0.050 % (target <= 0.1), Backoff 2.500 %, Busy-spin 100.000 %."),
                 md);
