@@ -1,18 +1,14 @@
-// Over 500 lines: the public API only (the mailbox and its nested public Builder and Sender, which
-// cannot move without changing the API, with their javadoc); the loop side is in LoopDrain,
-// LoopRegistration and SenderGate, the counts in SendCounts and HandOffStats, the settings' checks
-// in MailboxSettings.
+// Over 500 lines: the public API only (the mailbox and its nested public Sender, with their
+// javadoc); the settings are in LoopMailboxBuilder, the loop side in LoopDrain, LoopRegistration
+// and SenderGate, the counts in SendCounts and HandOffStats.
 package org.ysuite.netty;
 
 import io.netty.channel.IoEventLoop;
-import io.netty.util.internal.logging.InternalLogger;
-import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.ysuite.NioSignaler;
 import org.ysuite.YPipe;
@@ -33,7 +29,7 @@ import org.ysuite.YSocketPair;
  * <ul>
  *   <li><b>epoll</b> (a loop of {@code MultiThreadIoEventLoopGroup(n, EpollIoHandler.newFactory())}):
  *       the mailbox registers a {@link YSocketPair}'s descriptor (an eventfd by default, or a
- *       socketpair, see {@link Builder#socketKind}) as an {@code EpollIoHandle}, with no interest:
+ *       socketpair, see {@link LoopMailboxBuilder#socketKind}) as an {@code EpollIoHandle}, with no interest:
  *       it ties the mailbox's life to the loop's. Needs {@code netty-transport-classes-epoll} and
  *       the native library on the class path.</li>
  *   <li><b>NIO</b> (a loop of {@code NioIoHandler.newFactory()}): the same with a
@@ -47,12 +43,12 @@ import org.ysuite.YSocketPair;
  * turn: a sender that answers a delivery meanwhile finds the pipe awake and queues nothing. Only a
  * look that finds nothing, or a turn that delivered 64 or more, puts the loop to sleep on the pipe
  * again (the next flush queues the task again). After
- * {@link Builder#batchLimit} messages in one go it stops, lets the loop finish its turn and serve
+ * {@link LoopMailboxBuilder#batchLimit} messages in one go it stops, lets the loop finish its turn and serve
  * its sockets, and goes on in the loop's next turn; the pipe stays awake meanwhile, so its sender
  * queues nothing.
  *
  * <p>A handler that throws does not end the batch: the exception is passed to the failure handler
- * ({@link Builder#onHandlerFailure}; by default it is logged at {@code WARN} through Netty's
+ * ({@link LoopMailboxBuilder#onHandlerFailure}; by default it is logged at {@code WARN} through Netty's
  * logger, as Netty logs a task of {@code execute} that throws) and the next message is delivered.
  *
  * <h2>Closing</h2>
@@ -97,13 +93,11 @@ import org.ysuite.YSocketPair;
  */
 public final class LoopMailbox<T> {
 
-    /** The default {@link Builder#batchLimit}: {@value} messages per turn of the loop. */
+    /** The default {@link LoopMailboxBuilder#batchLimit}: {@value} messages per turn of the loop. */
     public static final int DEFAULT_BATCH_LIMIT = 4096;
 
-    /** The default {@link Builder#handOffSampleInterval}: one message in {@value} per sender. */
+    /** The default {@link LoopMailboxBuilder#handOffSampleInterval}: one message in {@value} per sender. */
     public static final int DEFAULT_HAND_OFF_SAMPLE_INTERVAL = 1024;
-
-    private static final InternalLogger LOGGER = InternalLoggerFactory.getInstance(LoopMailbox.class);
 
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
@@ -135,9 +129,9 @@ public final class LoopMailbox<T> {
     private final CompletableFuture<Void> registered = new CompletableFuture<>();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
 
-    private LoopMailbox(Builder<T> b) {
+    LoopMailbox(LoopMailboxBuilder<T> b) {
         this.loop = b.loop;
-        this.name = MailboxSettings.nameOrDefault(b.name);
+        this.name = b.nameOrDefault();
         this.handOffSampleInterval = b.handOffSampleInterval;
         this.drain = new LoopDrain<>(loop, b.handler, b.onHandlerFailure, b.batchLimit, handOffSampleInterval,
                 this::stopped);
@@ -209,134 +203,15 @@ public final class LoopMailbox<T> {
      * @param loop an epoll or NIO event loop, e.g. {@code group.next()}
      * @param handler called on the loop thread once per message, in order per sender
      * @param <T> the type of the messages
-     * @return a builder; {@link Builder#register()} registers the mailbox
+     * @return a builder; {@link LoopMailboxBuilder#register()} registers the mailbox
      * @throws NullPointerException if an argument is null
      */
-    public static <T> Builder<T> builder(IoEventLoop loop, Consumer<? super T> handler) {
-        return new Builder<>(loop, handler);
+    public static <T> LoopMailboxBuilder<T> builder(IoEventLoop loop, Consumer<? super T> handler) {
+        return new LoopMailboxBuilder<>(loop, handler);
     }
 
-    /**
-     * Settings of a {@link LoopMailbox}. Not thread-safe; each {@link #register()} makes a new
-     * mailbox.
-     *
-     * @param <T> the type of the messages
-     */
-    public static final class Builder<T> {
-        private final IoEventLoop loop;
-        private final Consumer<? super T> handler;
-        private YSocketPair.Kind kind = YSocketPair.Kind.EVENTFD;
-        private int batchLimit = DEFAULT_BATCH_LIMIT;
-        private BiConsumer<? super T, ? super Throwable> onHandlerFailure = LoopMailbox::logFailure;
-        private String name;
-        private int handOffSampleInterval = DEFAULT_HAND_OFF_SAMPLE_INTERVAL;
-
-        private Builder(IoEventLoop loop, Consumer<? super T> handler) {
-            this.loop = Objects.requireNonNull(loop, "loop");
-            this.handler = Objects.requireNonNull(handler, "handler");
-        }
-
-        /**
-         * Chooses the descriptor of the {@link YSocketPair} that the mailbox registers on an epoll
-         * loop (ignored on NIO, which registers a {@link NioSignaler}'s pipe). It carries no
-         * wake-up; it ties the mailbox's life to the loop's. Default: {@link YSocketPair.Kind#EVENTFD}.
-         *
-         * @param kind eventfd or socketpair
-         * @return this builder
-         * @throws NullPointerException if {@code kind} is null
-         */
-        public Builder<T> socketKind(YSocketPair.Kind kind) {
-            this.kind = Objects.requireNonNull(kind, "kind");
-            return this;
-        }
-
-        /**
-         * Sets how many messages the loop delivers from one sender's pipe in one go before it lets
-         * its other work (its sockets, its tasks) run; it then goes on in its next turn. The limit
-         * is checked after each batch (every message flushed so far), so one go can exceed it by
-         * up to one batch. Default {@link #DEFAULT_BATCH_LIMIT}.
-         *
-         * @param batchLimit messages per pipe per turn of the loop, {@code >= 1}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code batchLimit} is less than 1
-         */
-        public Builder<T> batchLimit(int batchLimit) {
-            if (batchLimit < 1) {
-                throw new IllegalArgumentException("batchLimit must be >= 1: " + batchLimit);
-            }
-            this.batchLimit = batchLimit;
-            return this;
-        }
-
-        /**
-         * Sets what is done, on the loop thread, with a message whose handler threw; the next
-         * message is delivered afterwards either way. Default: logged at {@code WARN} through
-         * Netty's {@code InternalLogger}, as Netty logs a failed task.
-         *
-         * @param onHandlerFailure receives the message and what the handler threw; if it throws
-         *     in turn, that is logged and ignored
-         * @return this builder
-         * @throws NullPointerException if {@code onHandlerFailure} is null
-         */
-        public Builder<T> onHandlerFailure(BiConsumer<? super T, ? super Throwable> onHandlerFailure) {
-            this.onHandlerFailure = Objects.requireNonNull(onHandlerFailure, "onHandlerFailure");
-            return this;
-        }
-
-        /**
-         * Names the mailbox: {@link LoopMailbox#name()}, shown by {@code toString()} and used by
-         * metrics (e.g. ysuite-micrometer's {@code mailbox} tag). Default: {@code LoopMailbox-}
-         * followed by a number unique in this JVM.
-         *
-         * @param name the name, not blank
-         * @return this builder
-         * @throws NullPointerException if {@code name} is null
-         * @throws IllegalArgumentException if {@code name} is empty or only white space
-         */
-        public Builder<T> name(String name) {
-            this.name = MailboxSettings.checkName(name);
-            return this;
-        }
-
-        /**
-         * Sets how often each sender samples the hand-off latency (see
-         * {@link LoopMailbox#handOffSamples()}): it reads {@code System.nanoTime()} for one
-         * message in {@code interval} (the {@code interval}-th, the {@code 2*interval}-th, ... of
-         * each sender), never for the others. A sample point is skipped while that sender's
-         * previous sample is still waiting in the mailbox. {@code 1} samples every message that a
-         * sender writes once its previous one is delivered. Default
-         * {@link LoopMailbox#DEFAULT_HAND_OFF_SAMPLE_INTERVAL}.
-         *
-         * @param interval a power of two, from 1 to 2<sup>30</sup>
-         * @return this builder
-         * @throws IllegalArgumentException if {@code interval} is not a power of two in that range
-         */
-        public Builder<T> handOffSampleInterval(int interval) {
-            this.handOffSampleInterval = MailboxSettings.checkSampleInterval(interval);
-            return this;
-        }
-
-        /**
-         * Opens the descriptor and registers the mailbox with the loop. The registration itself
-         * runs on the loop thread; {@link LoopMailbox#registrationFuture()} tells when it is done.
-         *
-         * @return the new mailbox; senders may send at once
-         * @throws IllegalArgumentException if the loop is neither an epoll nor a NIO loop
-         * @throws IllegalStateException if the loop refuses the registration (it is shut down)
-         *     or the descriptors cannot be created
-         */
-        public LoopMailbox<T> register() {
-            LoopMailbox<T> box = new LoopMailbox<>(this);
-            box.start();
-            return box;
-        }
-    }
-
-    private static void logFailure(Object message, Throwable failure) {
-        LOGGER.warn("A LoopMailbox handler raised an exception. Message: {}", message, failure);
-    }
-
-    private void start() {
+    /** Registers with the loop ({@link LoopMailboxBuilder#register()}). */
+    void start() {
         registration.start();
     }
 
@@ -450,7 +325,7 @@ public final class LoopMailbox<T> {
     /**
      * Returns how many times the loop was woken for this mailbox: the number of drain tasks a
      * sender queued because its flush found the loop asleep on its pipe. Continuations (after
-     * {@link Builder#batchLimit}) and the drain at the registration do not count.
+     * {@link LoopMailboxBuilder#batchLimit}) and the drain at the registration do not count.
      *
      * @return the number of wake-ups so far
      */
@@ -463,7 +338,7 @@ public final class LoopMailbox<T> {
      * threw), as of the end of the loop's last drain.
      *
      * <p>The count lags: the loop counts in a field of its own and publishes the total once per
-     * drain (a drain runs until a look finds nothing or {@link Builder#batchLimit} messages are
+     * drain (a drain runs until a look finds nothing or {@link LoopMailboxBuilder#batchLimit} messages are
      * delivered), when that drain ends. So the messages of the drain in progress are not counted
      * yet: read from a handler, or from another thread right after a handler call, it can be
      * lower by up to a drain's worth. After {@link #closeFuture()} completes it is exact. For an
@@ -508,7 +383,7 @@ public final class LoopMailbox<T> {
 
     /**
      * Returns how many hand-off latencies have been sampled: messages stamped by their sender
-     * (one in {@link Builder#handOffSampleInterval} per sender, a point skipped while the
+     * (one in {@link LoopMailboxBuilder#handOffSampleInterval} per sender, a point skipped while the
      * sender's previous sample waits) whose delivery the loop timed.
      *
      * <p>A hand-off latency is the time from the stamp, taken just before the message is
@@ -545,7 +420,7 @@ public final class LoopMailbox<T> {
     }
 
     /**
-     * Returns the sample interval set by {@link Builder#handOffSampleInterval}.
+     * Returns the sample interval set by {@link LoopMailboxBuilder#handOffSampleInterval}.
      *
      * @return one message in this many per sender is a sample point
      */
@@ -554,7 +429,7 @@ public final class LoopMailbox<T> {
     }
 
     /**
-     * Returns the mailbox's name, set by {@link Builder#name} or given by default.
+     * Returns the mailbox's name, set by {@link LoopMailboxBuilder#name} or given by default.
      *
      * @return the name, never blank
      */

@@ -202,7 +202,7 @@ class LoopMailboxCountsTest {
         MultiThreadIoEventLoopGroup group = Transport.NIO.newGroup();
         try {
             IoEventLoop loop = group.next();
-            LoopMailbox.Builder<String> builder = LoopMailbox.builder(loop, m -> { });
+            LoopMailboxBuilder<String> builder = LoopMailbox.builder(loop, m -> { });
 
             NullPointerException npe = assertThrows(NullPointerException.class, () -> builder.name(null));
             assertEquals("name", npe.getMessage());

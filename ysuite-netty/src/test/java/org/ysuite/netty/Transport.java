@@ -27,8 +27,8 @@ enum Transport {
         return new MultiThreadIoEventLoopGroup(1, factory());
     }
 
-    <T> LoopMailbox.Builder<T> builder(IoEventLoop loop, Consumer<? super T> handler) {
-        LoopMailbox.Builder<T> b = LoopMailbox.builder(loop, handler);
+    <T> LoopMailboxBuilder<T> builder(IoEventLoop loop, Consumer<? super T> handler) {
+        LoopMailboxBuilder<T> b = LoopMailbox.builder(loop, handler);
         if (this == EPOLL_SOCKETPAIR) {
             b.socketKind(YSocketPair.Kind.SOCKETPAIR);
         }
