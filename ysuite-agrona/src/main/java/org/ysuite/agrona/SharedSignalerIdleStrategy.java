@@ -167,7 +167,7 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
     /**
      * Tells whether the last idle call armed the doorbell (the next one with no work sleeps).
      *
-     * @return {@code true} if armed
+     * @return {@code true} if armed (read it on the loop's thread: a plain field)
      */
     public boolean isArmed() {
         return armed;
