@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import org.ysuite.internal.Membarrier;
 
 /**
  * A sender side of a {@link SharedSignaler}, in any process: {@link #signal} fires an id (one
@@ -19,6 +20,8 @@ public final class SharedSignalSender implements Signaler, Closeable {
     private final SharedSignalerFile file;
     private final ByteBuffer shared;
     private final long address;
+    /** The owner fences this process after each arm ({@link Membarrier}): rings need no fence. */
+    private final boolean unfenced;
     private long wakeups;
     private volatile boolean closed;
 
@@ -26,6 +29,8 @@ public final class SharedSignalSender implements Signaler, Closeable {
         this.file = file;
         this.shared = file.shared;
         this.address = file.wordAddress;
+        // the flag first: registering a process the owner will not fence would be harmless, but useless
+        this.unfenced = file.ownerFencesSenders() && Membarrier.register();
     }
 
     /**
@@ -49,19 +54,35 @@ public final class SharedSignalSender implements Signaler, Closeable {
     /**
      * The doorbell: call it after publishing work the owner looks at after its
      * {@link SharedSignaler#armSleep} (an Aeron {@code Publication.offer}, a write into another
-     * shared ring). A full fence and one load of the shared word while the owner is awake; if it
-     * sleeps, one compare-and-set and one {@code FUTEX_WAKE}. Fires no id.
+     * shared ring). One load of the shared word while the owner is awake (where the kernel has
+     * {@code membarrier(2)}, the owner's arm fences this process, see {@link #ringsWithoutFence()};
+     * else a full fence and the load); if it sleeps, one compare-and-set and one
+     * {@code FUTEX_WAKE}. Fires no id.
      *
      * @return {@code true} if the owner was asleep and this call woke it
      * @throws IllegalStateException if this sender is closed
      */
     public boolean ring() {
         checkOpen();
-        if (SharedSignalerWords.ring(shared, WORD_AT, address)) {
+        if (unfenced ? SharedSignalerWords.ringUnfenced(shared, WORD_AT, address)
+                : SharedSignalerWords.ring(shared, WORD_AT, address)) {
             wakeups++;
             return true;
         }
         return false;
+    }
+
+    /**
+     * Tells whether {@link #ring()} goes without its fence: the owner runs
+     * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)} after each arm and this process is
+     * registered for it, so the StoreLoad a ring needs (its caller's publication before its load
+     * of the sleep mark) is the owner's barrier, paid once per sleep instead of once per ring.
+     *
+     * @return {@code true} if a ring is one load while the owner is awake; {@code false} if it
+     *     is a full fence and a load
+     */
+    public boolean ringsWithoutFence() {
+        return unfenced;
     }
 
     private void checkOpen() {

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import org.ysuite.internal.Futex;
+import org.ysuite.internal.Membarrier;
 
 /**
  * {@link YPollset} across processes: 31 signal ids in one word of shared memory with a sleep bit,
@@ -68,6 +69,8 @@ public final class SharedSignaler implements PollableSignaler, Closeable {
     private final long address;
     private final Futex futex = new Futex();
     private final int spins;
+    /** {@link #armSleep} runs a {@link Membarrier} after arming (the file tells the senders). */
+    private final boolean fenceSenders;
     private long sleeps;
     private volatile boolean closed;
     /** Re-fires the ids a throwing sink did not take (the owner is awake: no wake-up). */
@@ -78,6 +81,7 @@ public final class SharedSignaler implements PollableSignaler, Closeable {
         this.shared = file.shared;
         this.address = file.wordAddress;
         this.spins = spins;
+        this.fenceSenders = file.ownerFencesSenders();
         this.putBack = bits -> SharedSignalerWords.INT.getAndBitwiseOr(shared, WORD_AT, bits);
     }
 
@@ -94,7 +98,36 @@ public final class SharedSignaler implements PollableSignaler, Closeable {
      * @throws IOException if the memfd or the file cannot be made
      */
     public static SharedSignaler create(Path file, int senders) throws IOException {
-        return new SharedSignaler(SharedSignalerFile.create(file, senders), WaitPolicy.DEFAULT_SPINS);
+        return create(file, senders, Membarrier.supported());
+    }
+
+    /**
+     * {@link #create(Path, int)}, choosing how the senders' {@link SharedSignalSender#ring()}
+     * gets its StoreLoad fence. With {@code fenceSenders} (the default where the kernel has
+     * {@code membarrier(2)}) each {@link #armSleep} is followed by
+     * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, a full fence on every running thread of
+     * the sender processes (an inter-processor interrupt to the CPUs running them, about 0.5 us
+     * for the owner), and a ring is one load; without it each ring is a full fence and a load,
+     * and arming disturbs no other CPU.
+     *
+     * @param file the reference file's path (its directory must exist)
+     * @param senders how many senders may be open at once, in [1, 4096]
+     * @param fenceSenders {@code true} to fence the senders after each arm (refused where
+     *     {@code membarrier} is missing), {@code false} for rings that fence themselves
+     * @return the owner's side
+     * @throws IllegalArgumentException if {@code senders} is out of range
+     * @throws UnsupportedOperationException if {@code fenceSenders} and the kernel has no
+     *     {@code MEMBARRIER_CMD_GLOBAL_EXPEDITED}
+     * @throws java.nio.file.FileAlreadyExistsException if a live owner, or a file that is not a
+     *     signaler's, is there
+     * @throws IOException if the memfd or the file cannot be made
+     */
+    public static SharedSignaler create(Path file, int senders, boolean fenceSenders) throws IOException {
+        if (fenceSenders && !Membarrier.supported()) {
+            throw new UnsupportedOperationException("membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) is not "
+                    + "available: create the signaler with fenceSenders false");
+        }
+        return new SharedSignaler(SharedSignalerFile.create(file, senders, fenceSenders), WaitPolicy.DEFAULT_SPINS);
     }
 
     /**
@@ -223,7 +256,8 @@ public final class SharedSignaler implements PollableSignaler, Closeable {
                 }
                 slice = Math.min(slice, left);
             }
-            if (armSleep()) {
+            // no membarrier: this loop's look after arming is at the word itself, which signals CAS
+            if (SharedSignalerWords.arm(shared, WORD_AT, false)) {
                 sleepIfArmed(slice);
             }
             int ids = check();
@@ -235,14 +269,16 @@ public final class SharedSignaler implements PollableSignaler, Closeable {
 
     /**
      * Marks the owner (going) asleep if no id is fired: a full fence (a CAS on the shared word)
-     * before the caller's next look at its work. Then the owner looks at its work once more and,
+     * before the caller's next look at its work, and, where the kernel has {@code membarrier(2)},
+     * one on every running thread of the sender processes too (a system call, about 0.5 us: what
+     * lets their {@link SharedSignalSender#ring()} go without a fence). Then the owner looks at its work once more and,
      * if there is none, calls {@link #sleepIfArmed}; a ring or a signal after this call is never
      * lost. Owner only.
      *
      * @return {@code true} if armed; {@code false} if an id is fired (take it with {@link #check})
      */
     public boolean armSleep() {
-        return SharedSignalerWords.arm(shared, WORD_AT);
+        return SharedSignalerWords.arm(shared, WORD_AT, fenceSenders);
     }
 
     /**
@@ -314,6 +350,11 @@ public final class SharedSignaler implements PollableSignaler, Closeable {
         SharedSignalerWords.ring(shared, WORD_AT, address);
         file.deleteReference();
         file.releaseWhenUnreachable(this);
+    }
+
+    /** The files (tests). */
+    SharedSignalerFile file() {
+        return file;
     }
 
     /** The shared word as it is now (tests). */

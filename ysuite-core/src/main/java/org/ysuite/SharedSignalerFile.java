@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Pointer;
 import org.ysuite.internal.Futex;
+import org.ysuite.internal.Membarrier;
 import org.ysuite.internal.Memfd;
 import org.ysuite.internal.OfdLock;
 import org.ysuite.internal.Posix;
@@ -43,6 +44,11 @@ final class SharedSignalerFile {
     static final int OWNER_AT = 16;
     /** The owner's count of futex sleeps (long, opaque stores, read by anyone, never trusted). */
     static final int SLEEPS_AT = 32;
+    /**
+     * 1 if the owner runs a {@link Membarrier} after each arm, so that senders registered for it
+     * may ring without a fence; 0 if not (int, written once before the magic).
+     */
+    static final int FENCES_SENDERS_AT = 40;
     /** The shared word (int): {@link SharedSignalerWords}; its own cache line. */
     static final int WORD_AT = 64;
     /** Sender slot k's record (state, pid, start time, as the owner's) at SLOTS_BASE + 16 k. */
@@ -89,7 +95,7 @@ final class SharedSignalerFile {
     }
 
     /** Creates the memfd (sealed), takes the owner's lock, then links the reference file to {@code path}. */
-    static SharedSignalerFile create(Path path, int senders) throws IOException {
+    static SharedSignalerFile create(Path path, int senders, boolean fenceSenders) throws IOException {
         if (senders < 1 || senders > MAX_SENDERS) {
             throw new IllegalArgumentException("senders must be in [1, " + MAX_SENDERS + "]: " + senders);
         }
@@ -107,7 +113,7 @@ final class SharedSignalerFile {
                 file = new SharedSignalerFile(target, senders, -1, DirectMemory.map(ch, size), fd);
             }
             ByteBuffer b = file.shared;
-            b.putInt(VERSION_AT, VERSION).putInt(SLOTS_AT, senders);
+            b.putInt(VERSION_AT, VERSION).putInt(SLOTS_AT, senders).putInt(FENCES_SENDERS_AT, fenceSenders ? 1 : 0);
             LONG.setRelease(b, MAGIC_AT, MAGIC);
             file.markOpen(OWNER_AT);
             writeReference(target, senders, fd);
@@ -259,6 +265,11 @@ final class SharedSignalerFile {
         if (!ownerAlive()) {
             throw new PeerGoneException("the owner of " + path + " (process " + pid + ") died or closed");
         }
+    }
+
+    /** Tells whether the owner fences the senders after each arm ({@link #FENCES_SENDERS_AT}). */
+    boolean ownerFencesSenders() {
+        return shared.getInt(FENCES_SENDERS_AT) == 1;
     }
 
     /** Takes the first free slot's lock; returns the slot, or -1 if all are held. */

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.ysuite.internal.Futex;
+import org.ysuite.internal.Membarrier;
 
 /**
  * {@link SharedSignaler}'s steps on its one shared word (the jcstress races call exactly these).
@@ -37,6 +38,12 @@ import org.ysuite.internal.Futex;
  * sees the work, or the ringer's load after the fence sees SLEEP (each side's store is ordered
  * before its load: StoreLoad on both sides, Dekker's pattern); a ringer that sees SLEEP clears it
  * with a CAS, and only the one whose CAS did so calls {@code FUTEX_WAKE}.
+ *
+ * <h2>The doorbell without its fence ({@link #ringUnfenced})</h2>
+ * The same Dekker pattern with the ringer's StoreLoad moved to the owner, which arms rarely (once
+ * per idle period) while a publisher rings after every message: the owner's arm is followed by a
+ * {@link Membarrier} that fences every running thread of the registered (sender) processes, so a
+ * ring is one load of a cache line that stays shared while the owner is awake.
  */
 final class SharedSignalerWords {
 
@@ -81,6 +88,22 @@ final class SharedSignalerWords {
      */
     static boolean ring(ByteBuffer shared, int at, long address) {
         VarHandle.fullFence(); // StoreLoad: the caller's publication before the load of SLEEP
+        return ringUnfenced(shared, at, address);
+    }
+
+    /**
+     * The doorbell without the fence, for a sender whose process is registered for
+     * {@link Membarrier} while the owner arms with {@code fenceSenders} ({@link #arm(ByteBuffer,
+     * int, boolean)}): one load while the owner is awake. The StoreLoad this ringer leaves out is
+     * the owner's to pay: its barrier after the arming CAS runs a full fence on this thread if it
+     * is running (else it passed one when switched out), so either this load comes after that
+     * fence and sees SLEEP, or the caller's publication came before it and the owner's look after
+     * the barrier sees the work. The load is a {@code getVolatile}, which HotSpot's compilers
+     * never move above the caller's earlier release stores (a publication).
+     *
+     * @return {@code true} if the owner was asleep and this call woke it
+     */
+    static boolean ringUnfenced(ByteBuffer shared, int at, long address) {
         int s = (int) INT.getVolatile(shared, at);
         if ((s & SLEEP) == 0) {
             return false;
@@ -112,20 +135,28 @@ final class SharedSignalerWords {
     }
 
     /**
-     * Sets SLEEP if no id is fired (a CAS from 0: a full fence before the caller's next look).
+     * Sets SLEEP if no id is fired (a CAS from 0: a full fence before the caller's next look);
+     * with {@code fenceSenders}, then a {@link Membarrier#fenceRegistered()}, so that senders that
+     * ring with {@link #ringUnfenced} are fenced too before that look.
      *
      * @return {@code true} if armed; {@code false} if an id is fired (take it instead)
      */
-    static boolean arm(ByteBuffer shared, int at) {
+    static boolean arm(ByteBuffer shared, int at, boolean fenceSenders) {
         int s = (int) INT.getVolatile(shared, at);
         if (s == SLEEP) {
-            return true;
+            return true; // armed before, and fenced then: the caller's look comes after that fence
         }
         if (s != 0) {
             return false;
         }
         int witness = (int) INT.compareAndExchange(shared, at, 0, SLEEP);
-        return witness == 0 || witness == SLEEP;
+        if (witness != 0 && witness != SLEEP) {
+            return false;
+        }
+        if (fenceSenders) {
+            Membarrier.fenceRegistered(); // after SLEEP is stored, before the caller's look
+        }
+        return true;
     }
 
     /**

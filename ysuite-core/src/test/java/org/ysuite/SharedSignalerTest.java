@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ysuite.internal.Membarrier;
 
 /**
  * {@link SharedSignaler} and {@link SharedSignalSender}: signals from another process wake a
@@ -76,9 +80,45 @@ class SharedSignalerTest extends SharedPipeFileFixture {
         }
     }
 
+    /** A signaler whose owner fences its senders after each arm (their rings unfenced), or not. */
+    SharedSignaler create(boolean fenceSenders, int senders) throws IOException {
+        assumeTrue(!fenceSenders || Membarrier.supported(), "no membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) here");
+        return SharedSignaler.create(dir.resolve("sig"), senders, fenceSenders);
+    }
+
+    @ParameterizedTest(name = "fenceSenders {0}")
+    @ValueSource(booleans = {true, false})
+    void aSendersRingsGoWithoutAFenceExactlyWhenTheOwnerFencesIt(boolean fenceSenders) throws Exception {
+        try (SharedSignaler owner = create(fenceSenders, 1);
+                SharedSignalSender sender = SharedSignaler.openSender(dir.resolve("sig"))) {
+            assertEquals(fenceSenders, sender.ringsWithoutFence());
+            assertEquals(fenceSenders ? 1 : 0, owner.file().shared.getInt(SharedSignalerFile.FENCES_SENDERS_AT),
+                    "the file tells the senders");
+        }
+    }
+
     @Test
-    void aRingBetweenArmAndSleepIsNotLost() throws Exception {
-        try (SharedSignaler owner = SharedSignaler.create(dir.resolve("sig"), 2);
+    void byDefaultTheOwnerFencesItsSendersWhereTheKernelCan() throws Exception {
+        try (SharedSignaler owner = SharedSignaler.create(dir.resolve("sig"), 1);
+                SharedSignalSender sender = SharedSignaler.openSender(dir.resolve("sig"))) {
+            assertEquals(Membarrier.supported(), sender.ringsWithoutFence());
+        }
+    }
+
+    @Test
+    void aSenderRingsWithAFenceWhenTheFileSaysTheOwnerDoesNotFenceIt() throws Exception {
+        try (SharedSignaler owner = create(true, 2)) {
+            owner.file().shared.putInt(SharedSignalerFile.FENCES_SENDERS_AT, 0); // as an owner without membarrier
+            try (SharedSignalSender sender = SharedSignaler.openSender(dir.resolve("sig"))) {
+                assertFalse(sender.ringsWithoutFence());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "fenceSenders {0}")
+    @ValueSource(booleans = {true, false})
+    void aRingBetweenArmAndSleepIsNotLost(boolean fenceSenders) throws Exception {
+        try (SharedSignaler owner = create(fenceSenders, 2);
                 SharedSignalSender sender = SharedSignaler.openSender(dir.resolve("sig"))) {
             assertFalse(sender.ring(), "an awake owner: the ring is a load");
             assertTrue(owner.armSleep());
@@ -103,9 +143,10 @@ class SharedSignalerTest extends SharedPipeFileFixture {
         }
     }
 
-    @Test
-    void aRingWakesAnOwnerAsleepInTheFutex() throws Exception {
-        try (SharedSignaler owner = SharedSignaler.create(dir.resolve("sig"), 1);
+    @ParameterizedTest(name = "fenceSenders {0}")
+    @ValueSource(booleans = {true, false})
+    void aRingWakesAnOwnerAsleepInTheFutex(boolean fenceSenders) throws Exception {
+        try (SharedSignaler owner = create(fenceSenders, 1);
                 SharedSignalSender sender = SharedSignaler.openSender(dir.resolve("sig"))) {
             AtomicInteger slept = new AtomicInteger(-1);
             Thread t = new Thread(() -> {

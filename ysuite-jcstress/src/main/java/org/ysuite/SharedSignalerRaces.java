@@ -13,6 +13,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.ysuite.internal.Futex;
+import org.ysuite.internal.Membarrier;
 
 /**
  * {@link SharedSignaler}'s shared word: the steps of {@link SharedSignalerWords} (the very methods
@@ -41,6 +42,34 @@ public final class SharedSignalerRaces {
         int payloadVisible() {
             return shared.getLong(PAYLOAD_AT) == PAYLOAD ? 1 : 0;
         }
+
+        /**
+         * A doorbell's worker: looks at the work (an acquire load of the payload); while there is
+         * none, arms, looks once more (the caller's poll after arming) and sleeps if still none,
+         * until 5 s have gone. r1 = 1 if it got the work, r2 = 1 if it did not within 5 s.
+         */
+        void armLookSleep(boolean fenceSenders, III_Result r) {
+            long start = System.nanoTime();
+            int seen = work();
+            while (seen == 0 && System.nanoTime() - start < TIMEOUT_NANOS) {
+                if (SharedSignalerWords.arm(shared, AT, fenceSenders)) {
+                    seen = work();
+                    if (seen == 0) {
+                        SharedSignalerWords.sleepIfArmed(shared, AT, address, futex,
+                                Math.max(1, TIMEOUT_NANOS - (System.nanoTime() - start)));
+                    } else {
+                        SharedSignalerWords.disarm(shared, AT);
+                    }
+                }
+                seen = seen != 0 ? seen : work();
+            }
+            r.r1 = seen;
+            r.r2 = seen == 0 ? 1 : 0;
+        }
+
+        private int work() {
+            return (long) SharedPipeDescriptor.LONG.getAcquire(shared, PAYLOAD_AT) == PAYLOAD ? 1 : 0;
+        }
     }
 
     /**
@@ -65,7 +94,7 @@ public final class SharedSignalerRaces {
             long start = System.nanoTime();
             int ids = SharedSignalerWords.take(shared, AT);
             while (ids == 0 && System.nanoTime() - start < TIMEOUT_NANOS) {
-                if (SharedSignalerWords.arm(shared, AT)) {
+                if (SharedSignalerWords.arm(shared, AT, false)) {
                     SharedSignalerWords.sleepIfArmed(shared, AT, address, futex,
                             Math.max(1, TIMEOUT_NANOS - (System.nanoTime() - start)));
                 }
@@ -90,7 +119,7 @@ public final class SharedSignalerRaces {
     @State
     public static class TwoSignallersVsArmedOwner extends Base {
         {
-            SharedSignalerWords.arm(shared, AT);
+            SharedSignalerWords.arm(shared, AT, false);
         }
 
         @Actor
@@ -131,26 +160,41 @@ public final class SharedSignalerRaces {
 
         @Actor
         public void worker(III_Result r) {
-            long start = System.nanoTime();
-            int seen = work();
-            while (seen == 0 && System.nanoTime() - start < TIMEOUT_NANOS) {
-                if (SharedSignalerWords.arm(shared, AT)) {
-                    seen = work(); // the look after arming: the caller polls once more
-                    if (seen == 0) {
-                        SharedSignalerWords.sleepIfArmed(shared, AT, address, futex,
-                                Math.max(1, TIMEOUT_NANOS - (System.nanoTime() - start)));
-                    } else {
-                        SharedSignalerWords.disarm(shared, AT);
-                    }
-                }
-                seen = seen != 0 ? seen : work();
+            armLookSleep(false, r);
+        }
+    }
+
+    /**
+     * The doorbell without its fence ({@code SharedSignalerWords.ringUnfenced}, what a sender
+     * whose process is registered for {@code membarrier} rings): the publisher stores its work
+     * (a release store) and loads the word, with no fence between; the worker arms with
+     * {@code fenceSenders} (its CAS, then {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}),
+     * looks at the work, and sleeps if there is none, at most 5 s. This JVM is registered, as a
+     * sender's is. r1 = 1 if the worker got the work, r2 = 1 if it slept the whole 5 s, r3 = 1 if
+     * the ring found it armed and woke it.
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0, 0", "1, 0, 1"}, expect = ACCEPTABLE, desc = "the worker got the work, awake or woken by the ring")
+    @Outcome(id = ".*, 1, .*", expect = FORBIDDEN, desc = "LOST WAKE-UP: slept through the unfenced ring")
+    @Outcome(expect = FORBIDDEN, desc = "the work never seen")
+    @State
+    public static class UnfencedRingVsArmFenceThenSleep extends Base {
+        static {
+            if (!Membarrier.register()) {
+                throw new IllegalStateException("membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) "
+                        + "is not available: this race needs it");
             }
-            r.r1 = seen;
-            r.r2 = seen == 0 ? 1 : 0;
         }
 
-        private int work() {
-            return (long) SharedPipeDescriptor.LONG.getAcquire(shared, PAYLOAD_AT) == PAYLOAD ? 1 : 0;
+        @Actor
+        public void publisher(III_Result r) {
+            SharedPipeDescriptor.LONG.setRelease(shared, PAYLOAD_AT, PAYLOAD);
+            r.r3 = SharedSignalerWords.ringUnfenced(shared, AT, address) ? 1 : 0;
+        }
+
+        @Actor
+        public void worker(III_Result r) {
+            armLookSleep(true, r);
         }
     }
 }

@@ -18,13 +18,16 @@ import org.ysuite.SharedSignaler;
  * work once more; the next call with no work sleeps in {@code FUTEX_WAIT} until a ring, a signal,
  * or {@code maxSleep} (so a lost ring or a dead publisher costs at most that, and correctness never
  * depends on every publisher ringing). Any call with work (or {@link #reset()}) disarms: while the
- * loop is busy a ring costs the publisher a fence and a load.
+ * loop is busy a ring costs the publisher one load (a fence and a load where the kernel has no
+ * {@code membarrier(2)}: {@link SharedSignalSender#ringsWithoutFence()}).
  *
  * <p>Why no message is slept through: the arm is an atomic on the shared word (a full fence),
- * then the loop polls; the publisher's {@code offer} stores the message, then {@code ring()} fences
- * and loads the word. Either the poll after the arm sees the message, or the ring sees the sleep
- * bit, clears it and wakes the sleeper; {@code FUTEX_WAIT} compares the word in the kernel, so a
- * ring between the arm and the sleep makes the sleep return at once.
+ * followed by a {@code membarrier} that fences every running thread of the publishers' processes,
+ * then the loop polls; the publisher's {@code offer} stores the message, then {@code ring()} loads
+ * the word (after its own fence, where there is no {@code membarrier}). Either the poll after the
+ * arm sees the message, or the ring sees the sleep bit, clears it and wakes the sleeper;
+ * {@code FUTEX_WAIT} compares the word in the kernel, so a ring between the arm and the sleep
+ * makes the sleep return at once.
  *
  * <p>One thread uses an instance (the loop's), as with every Agrona idle strategy. A signal id
  * fired on the signaler also ends a sleep; this strategy takes (and drops) such ids.

@@ -50,7 +50,8 @@ public final class AeronIdleChild {
     /**
      * The subscriber's idle strategy by name.
      *
-     * @param name {@code busySpin}, {@code backoff}, {@code sleeping} or {@code ysuite}
+     * @param name {@code busySpin}, {@code backoff}, {@code sleeping}, {@code ysuite} or
+     *     {@code ysuiteFenced} (its doorbell made with {@code fenceSenders} false: each ring fences)
      * @param doorbell the doorbell ({@code ysuite} only)
      * @return the strategy
      */
@@ -63,10 +64,11 @@ public final class AeronIdleChild {
             case "sleeping":
                 return new SleepingIdleStrategy();
             case "ysuite":
+            case "ysuiteFenced":
                 return new SharedSignalerIdleStrategy(doorbell);
             default:
                 throw new IllegalArgumentException("unknown idle strategy: " + name
-                        + " (busySpin, backoff, sleeping or ysuite)");
+                        + " (busySpin, backoff, sleeping, ysuite or ysuiteFenced)");
         }
     }
 
@@ -89,10 +91,12 @@ public final class AeronIdleChild {
     }
 
     private int serve(String[] args) {
-        boolean ysuite = "ysuite".equals(args[1]);
+        boolean ysuite = args[1].startsWith("ysuite");
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(args[0]));
                 Subscription in = aeron.addSubscription("aeron:ipc", STREAM);
-                SharedSignaler doorbell = ysuite ? SharedSignaler.create(Paths.get(args[2]), 1) : null) {
+                SharedSignaler doorbell = !ysuite ? null : "ysuite".equals(args[1])
+                        ? SharedSignaler.create(Paths.get(args[2]), 1)
+                        : SharedSignaler.create(Paths.get(args[2]), 1, false)) {
             IdleStrategy idle = strategy(args[1], doorbell);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (in.imageCount() == 0) {
