@@ -11,7 +11,7 @@ import org.ysuite.internal.Membarrier;
 /**
  * A sender side of a {@link SharedSignaler}, in any process: {@link #signal} fires an id (one
  * atomic on the shared word; a {@code FUTEX_WAKE} only when the owner sleeps), {@link #ring()} is
- * the doorbell for work published elsewhere (a fence and a load while the owner is awake). Any
+ * the doorbell for work published elsewhere (a load while the owner is awake). Any
  * thread of the process may use it; each sender holds one of the signaler's sender slots (its
  * lock tells the owner it lives) until {@link #close()} or the process's end.
  */

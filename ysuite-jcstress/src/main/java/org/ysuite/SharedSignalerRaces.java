@@ -44,6 +44,17 @@ public final class SharedSignalerRaces {
         }
 
         /**
+         * A doorbell's publisher: a release store of the payload (as Aeron's offer publishes a
+         * log entry), then a ring, with its fence or without. r3 = 1 if the ring woke the worker.
+         */
+        void publishAndRing(boolean unfenced, III_Result r) {
+            SharedPipeDescriptor.LONG.setRelease(shared, PAYLOAD_AT, PAYLOAD);
+            boolean woke = unfenced ? SharedSignalerWords.ringUnfenced(shared, AT, address)
+                    : SharedSignalerWords.ring(shared, AT, address);
+            r.r3 = woke ? 1 : 0;
+        }
+
+        /**
          * A doorbell's worker: looks at the work (an acquire load of the payload); while there is
          * none, arms, looks once more (the caller's poll after arming) and sleeps if still none,
          * until 5 s have gone. r1 = 1 if it got the work, r2 = 1 if it did not within 5 s.
@@ -154,8 +165,7 @@ public final class SharedSignalerRaces {
     public static class RingVsArmThenSleep extends Base {
         @Actor
         public void publisher(III_Result r) {
-            SharedPipeDescriptor.LONG.setRelease(shared, PAYLOAD_AT, PAYLOAD);
-            r.r3 = SharedSignalerWords.ring(shared, AT, address) ? 1 : 0;
+            publishAndRing(false, r);
         }
 
         @Actor
@@ -188,8 +198,7 @@ public final class SharedSignalerRaces {
 
         @Actor
         public void publisher(III_Result r) {
-            SharedPipeDescriptor.LONG.setRelease(shared, PAYLOAD_AT, PAYLOAD);
-            r.r3 = SharedSignalerWords.ringUnfenced(shared, AT, address) ? 1 : 0;
+            publishAndRing(true, r);
         }
 
         @Actor

@@ -35,6 +35,6 @@ final class AeronSleepExample {
             }
             Thread.onSpinWait(); // back pressured, or the subscriber not connected yet: offer again
         }
-        doorbell.ring(); // a fence and a load while the subscriber is awake; FUTEX_WAKE if it sleeps
+        doorbell.ring(); // a load while the subscriber is awake; FUTEX_WAKE if it sleeps
     }
 }

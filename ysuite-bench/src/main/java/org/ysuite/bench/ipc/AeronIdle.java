@@ -6,6 +6,8 @@ import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -46,7 +48,9 @@ import org.ysuite.bench.support.Msg;
  * child between a START and a STOP message around the period: {@code subscriberCpuPercent} (its
  * polling thread's CPU time, % of one core), {@code meanLatencyNs} and {@code p99LatencyNs}
  * (one-way, offer to poll; -1 with no message) and {@code receivedPerSecond}; the publisher counts
- * {@code wakeupsPerSecond} (its rings that found the subscriber asleep). The primary score
+ * {@code wakeupsPerSecond} (its rings that found the subscriber asleep); {@code publisherCpuNsPerMessage}
+ * and {@code subscriberCpuNsPerMessage} are each side's thread CPU time per message (what a
+ * busy machine's preemption does not inflate). The primary score
  * means nothing.
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -59,6 +63,7 @@ public class AeronIdle {
 
     /** Message size. */
     static final int SIZE = 64;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** The subscriber child, its strategy and the publisher's rate. */
     @State(Scope.Benchmark)
@@ -186,6 +191,13 @@ public class AeronIdle {
         public double receivedPerSecond;
         /** Rings that woke the sleeping subscriber (a FUTEX_WAKE), per second ({@code ysuite} only, else 0). */
         public double wakeupsPerSecond;
+        /**
+         * The publishing thread's CPU time per message sent, ns (offer, ring, waiting for room;
+         * -1 with no message): unlike the rates, not inflated by other processes' preemption.
+         */
+        public double publisherCpuNsPerMessage;
+        /** The subscriber's polling thread's CPU time per message received, ns (-1 with no message). */
+        public double subscriberCpuNsPerMessage;
 
         /** Clears the counters per iteration. */
         @Setup(Level.Iteration)
@@ -195,6 +207,8 @@ public class AeronIdle {
             p99LatencyNs = 0;
             receivedPerSecond = 0;
             wakeupsPerSecond = 0;
+            publisherCpuNsPerMessage = 0;
+            subscriberCpuNsPerMessage = 0;
         }
     }
 
@@ -210,6 +224,7 @@ public class AeronIdle {
     @Benchmark
     public long subscriber(Subscriber s, IpcIdle.Period p, Measured m) throws IOException {
         long wakeups = s.wakeups();
+        long cpu = THREADS.getCurrentThreadCpuTime();
         s.send(AeronIdleChild.START);
         long start = System.nanoTime();
         long end = start + TimeUnit.MILLISECONDS.toNanos(p.idleMillis);
@@ -232,6 +247,7 @@ public class AeronIdle {
             }
         }
         s.send(AeronIdleChild.STOP);
+        cpu = THREADS.getCurrentThreadCpuTime() - cpu;
         String[] f = s.child.awaitLine("STATS", 30, TimeUnit.SECONDS).split(" ");
         long count = Long.parseLong(f[1]);
         if (count != sent) {
@@ -243,6 +259,8 @@ public class AeronIdle {
         m.subscriberCpuPercent = 100.0 * Long.parseLong(f[4]) / wall;
         m.receivedPerSecond = count * 1e9 / wall;
         m.wakeupsPerSecond = (s.wakeups() - wakeups) * 1e9 / wall;
+        m.publisherCpuNsPerMessage = count == 0 ? -1 : (double) cpu / count;
+        m.subscriberCpuNsPerMessage = count == 0 ? -1 : Long.parseLong(f[4]) / (double) count;
         return sent;
     }
 }

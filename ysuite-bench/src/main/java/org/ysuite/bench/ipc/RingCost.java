@@ -3,10 +3,13 @@ package org.ysuite.bench.ipc;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,6 +36,10 @@ import org.ysuite.bench.support.Msg;
  * {@code ring}: {@code none} (no ring: the floor), {@code fenced} (a signaler made with
  * {@code fenceSenders} false: a full fence and a load), {@code unfenced} (the default where the
  * kernel has {@code membarrier}: one load).
+ *
+ * <p>As JMH's average time, or, for a machine too busy for wall-clock figures, through
+ * {@link #main}: the publishing thread's CPU time per message ({@code ThreadMXBean}), which a
+ * preempted thread does not accrue, for the three kinds in turn, round after round.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -50,11 +57,54 @@ public class RingCost {
     @Param({"none", "fenced", "unfenced"})
     public String ring;
 
-    private Path dir;
-    private SharedSignaler owner;
-    private SharedSignalSender sender;
-    private final ByteBuffer log = ByteBuffer.allocateDirect(LOG + Long.BYTES).order(ByteOrder.nativeOrder());
-    private long tail;
+    private Publisher publisher;
+
+    /** A log, a tail and (unless {@code none}) a doorbell with its sender. */
+    static final class Publisher implements AutoCloseable {
+        private final Path dir;
+        private final SharedSignaler owner;
+        private final SharedSignalSender sender;
+        private final ByteBuffer log = ByteBuffer.allocateDirect(LOG + Long.BYTES).order(ByteOrder.nativeOrder());
+        private long tail;
+
+        Publisher(String ring) throws IOException {
+            dir = Files.createTempDirectory("ysuite-ring-cost-");
+            if ("none".equals(ring)) {
+                owner = null;
+                sender = null;
+                return;
+            }
+            owner = SharedSignaler.create(dir.resolve("doorbell"), 1, "unfenced".equals(ring));
+            sender = SharedSignaler.openSender(dir.resolve("doorbell"));
+            if (sender.ringsWithoutFence() != "unfenced".equals(ring)) {
+                throw new IllegalStateException("the sender's rings are not " + ring);
+            }
+        }
+
+        /** Publishes one message, then rings (or not); returns the tail. */
+        long publish() {
+            int at = (int) (tail & (LOG - 1));
+            for (int i = 0; i < SIZE; i += Long.BYTES) {
+                log.putLong(at + i, tail + i);
+            }
+            tail += SIZE;
+            LONG.setRelease(log, LOG, tail);
+            if (sender != null) {
+                sender.ring();
+            }
+            return tail;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (sender != null) {
+                sender.close();
+                owner.close();
+            }
+            Files.deleteIfExists(dir.resolve("doorbell"));
+            Files.deleteIfExists(dir);
+        }
+    }
 
     /**
      * Makes the signaler and its sender.
@@ -63,14 +113,7 @@ public class RingCost {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        dir = Files.createTempDirectory("ysuite-ring-cost-");
-        if (!"none".equals(ring)) {
-            owner = SharedSignaler.create(dir.resolve("doorbell"), 1, "unfenced".equals(ring));
-            sender = SharedSignaler.openSender(dir.resolve("doorbell"));
-            if (sender.ringsWithoutFence() != "unfenced".equals(ring)) {
-                throw new IllegalStateException("the sender's rings are not " + ring);
-            }
-        }
+        publisher = new Publisher(ring);
     }
 
     /**
@@ -80,12 +123,7 @@ public class RingCost {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        if (sender != null) {
-            sender.close();
-            owner.close();
-        }
-        Files.deleteIfExists(dir.resolve("doorbell"));
-        Files.deleteIfExists(dir);
+        publisher.close();
     }
 
     /**
@@ -95,15 +133,47 @@ public class RingCost {
      */
     @Benchmark
     public long publishAndRing() {
-        int at = (int) (tail & (LOG - 1));
-        for (int i = 0; i < SIZE; i += Long.BYTES) {
-            log.putLong(at + i, tail + i);
+        return publisher.publish();
+    }
+
+    /**
+     * CPU time per message: {@code RingCost [rounds [messages]]} (default 10 rounds of 20 M),
+     * each round publishing {@code messages} with each kind in a rotated order after a warm-up;
+     * prints each round's ns per message of thread CPU time and the medians.
+     *
+     * @param args rounds and messages per round
+     * @throws IOException if a doorbell cannot be made
+     */
+    public static void main(String[] args) throws IOException {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        long messages = args.length > 1 ? Long.parseLong(args[1]) : 20_000_000L;
+        String[] kinds = {"none", "fenced", "unfenced"};
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        double[][] ns = new double[kinds.length][rounds];
+        long sink = 0;
+        for (int r = -1; r < rounds; r++) { // round -1 warms up
+            StringBuilder line = new StringBuilder(r < 0 ? "warm-up" : "round " + r);
+            for (int j = 0; j < kinds.length; j++) {
+                int k = (j + Math.max(r, 0)) % kinds.length;
+                try (Publisher p = new Publisher(kinds[k])) {
+                    long cpu = threads.getCurrentThreadCpuTime();
+                    for (long i = 0; i < messages; i++) {
+                        sink += p.publish();
+                    }
+                    double each = (double) (threads.getCurrentThreadCpuTime() - cpu) / messages;
+                    if (r >= 0) {
+                        ns[k][r] = each;
+                    }
+                    line.append(String.format(" %s=%.2f", kinds[k], each));
+                }
+            }
+            System.out.println(line + " ns/msg (CPU)");
         }
-        tail += SIZE;
-        LONG.setRelease(log, LOG, tail);
-        if (sender != null) {
-            sender.ring();
+        StringBuilder medians = new StringBuilder("median");
+        for (int k = 0; k < kinds.length; k++) {
+            Arrays.sort(ns[k]);
+            medians.append(String.format(" %s=%.2f", kinds[k], ns[k][rounds / 2]));
         }
-        return tail;
+        System.out.println(medians + " ns/msg (CPU); sink " + (sink & 1));
     }
 }
