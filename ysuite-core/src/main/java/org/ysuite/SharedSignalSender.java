@@ -29,7 +29,10 @@ public final class SharedSignalSender implements Signaler, Closeable {
         this.file = file;
         this.shared = file.shared;
         this.address = file.wordAddress;
-        // the flag first: registering a process the owner will not fence would be harmless, but useless
+        // The flag first: registering a process the owner will not fence would be harmless, but
+        // useless. Registration comes before this sender's first ring; an owner's membarrier that
+        // ran before it did not interrupt this process, but the registration itself runs a full
+        // barrier on this thread after that arm's CAS, so a later ring's load sees SLEEP anyway.
         this.unfenced = file.ownerFencesSenders() && Membarrier.register();
     }
 
