@@ -20,10 +20,11 @@ final class SharedPipeDescriptor {
     static final long MAGIC = ByteBuffer.wrap("YSPIPE01".getBytes(StandardCharsets.US_ASCII))
             .order(ByteOrder.nativeOrder()).getLong();
     /**
-     * 3: the counters at 1024 and 1152 (version 2 had the same words without them; version 1 had
-     * flag bits in c and head).
+     * 4: the message counts derived from an anchor at 1024 (version 3 stored flushed and consumed
+     * counts there and at 1152; version 2 had the same words without counters; version 1 had flag
+     * bits in c and head).
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     static final int HEADER_SIZE = 4096;
 
     static final int MAGIC_AT = 0;
@@ -59,16 +60,19 @@ final class SharedPipeDescriptor {
     /*
      * The counters (docs/observability.md), each a long written only by its side's thread with an
      * opaque or release store (never torn) and read by anyone, never trusted: one 128-byte block
-     * per side, away from the hot words above (see SharedPipeCounters).
+     * per side, away from the hot words above. The message counts are not stored per message:
+     * they are derived from c, head and the writer's anchor (see SharedPipeCounters).
      */
-    /** Writer's: messages flushed (records of complete messages, counted at write, stored at flush). */
-    static final int FLUSHED_AT = 1024;
+    /** Writer's anchor: the messages flushed before {@link #ANCHOR_AT} (records, each part counts). */
+    static final int ANCHOR_COUNT_AT = 1024;
     /** Writer's: wake-ups sent (flushes that found the reader asleep and woke it). */
     static final int WAKEUPS_AT = 1032;
     /** Writer's: writer waits (awaitSpace calls that found no room and waited). */
     static final int WRITER_WAITS_AT = 1040;
-    /** Reader's: messages consumed (stored when head is published). */
-    static final int CONSUMED_AT = 1152;
+    /** Writer's anchor: a position the writer flushed (a c it published), where the count holds. */
+    static final int ANCHOR_AT = 1048;
+    /** Writer's anchor: its sequence, odd while the writer changes the anchor (a seqlock). */
+    static final int ANCHOR_SEQ_AT = 1056;
     /** Reader's: sleeps (awaitMessage calls that slept in the futex, however many slices). */
     static final int SLEEPS_AT = 1160;
     /** Reader's: time asleep in those sleeps, in nanoseconds (System.nanoTime around the futex). */

@@ -127,8 +127,10 @@ abstract class SharedPipeEnd implements AutoCloseable {
      * {@link PipeStats#sleepNanos()} the time they slept; {@link PipeStats#writerWaits()} the
      * writer's {@code awaitSpace} calls that found no room and waited; {@link PipeStats#depth()}
      * flushed minus the reader's messages consumed. A restarted side continues its counts. No
-     * lock: any thread may call it while the pipe runs, and the pipe's own operations pay only a
-     * plain add per message and a store per flush or read call.
+     * lock: any thread may call it while the pipe runs. The message counts are derived from the
+     * writer's anchor and the records it walks up to {@code head} and {@code c} (at most two
+     * rings of record headers; see {@code SharedPipeCounters}), so the pipe's own operations pay
+     * only a plain add per message written.
      *
      * <p>The counters come from a file another process can write: they are only reported, never
      * trusted, and a scribbled counter shows as a strange number, never as an exception.
@@ -149,7 +151,7 @@ abstract class SharedPipeEnd implements AutoCloseable {
                 throw new IllegalStateException("pipe is closed: its counters are in " + path
                         + " (java -jar ysuite-core.jar stat " + path + ")");
             }
-            return SharedPipeCounters.read(shared).toPipeStats();
+            return SharedPipeCounters.read(shared, ring).toPipeStats();
         } catch (InternalError e) {
             throw fault(e);
         } finally {

@@ -37,11 +37,6 @@ public final class SharedPipeReader extends SharedPipeEnd {
             front = next;
             return closing(); // the handler closed the pipe
         }
-
-        @Override
-        public void handlerThrew(int handedOver) {
-            consumedCount += handedOver; // the batch the drain cannot return
-        }
     };
 
     /** Reader: next record to read; end of what it has prefetched. */
@@ -49,8 +44,6 @@ public final class SharedPipeReader extends SharedPipeEnd {
     private long r;
     /** Reader: the header of the record at front, read once from the file and checked. */
     private int frontHeader;
-    /** Reader: messages consumed (the counter's own copy; stored in the file with head). */
-    private long consumedCount;
     /** The wake-up FIFO of a pollable reader ({@link SharedYPipe.Builder#pollable()}), or null. */
     private final SharedPipeWakeFifo fifo;
     /** Reader: the way of waiting last stored in the file (READER_POLLS_AT). */
@@ -75,7 +68,6 @@ public final class SharedPipeReader extends SharedPipeEnd {
         this.waitsBy = -1;
         waitBy(fifo == null ? SharedPipeWakeFifo.NOT_POLLABLE : SharedPipeWakeFifo.IN_FUTEX);
         front = r = SharedWords.positionAfterArm(shared, HEAD_AT); // the last published head
-        consumedCount = SharedPipeCounters.load(shared, SharedPipeDescriptor.CONSUMED_AT); // continued
     }
 
     /**
@@ -121,7 +113,6 @@ public final class SharedPipeReader extends SharedPipeEnd {
             // file's copy meanwhile; what we copy and how far we advance follow the checked one)
             int length = ring.copy(front, frontHeader, dst);
             front += recordSize(length);
-            consumedCount++;
             return length;
         } catch (InternalError e) {
             throw fault(e);
@@ -151,9 +142,7 @@ public final class SharedPipeReader extends SharedPipeEnd {
                 return 0;
             }
             inCallback = true; // the handler may close this reader: see SharedPipeEnd.close
-            int n = ring.drain(front, r, frontHeader, handler, consumed); // each header read once
-            consumedCount += n; // the counters' cost: an add per batch (a throwing handler's: handlerThrew)
-            return n;
+            return ring.drain(front, r, frontHeader, handler, consumed); // each header read once
         } catch (InternalError e) {
             throw fault(e);
         } finally {
@@ -364,14 +353,14 @@ public final class SharedPipeReader extends SharedPipeEnd {
     /**
      * Reader: leaves its side, first publishing head if this call consumed anything: a volatile
      * store (its release orders our reads of the records before it; the writer's acquire of head
-     * may then reuse their bytes), then the count consumed (a release store after it: see
-     * SharedPipeCounters), then the look at writerSleep (Dekker with the writer's arm).
+     * may then reuse their bytes), then the look at writerSleep (Dekker with the writer's arm).
+     * The count consumed is head itself: a snapshot counts the records before it (see
+     * SharedPipeCounters).
      */
     private void leaveReader(long from) {
         try {
             if (front != from) {
                 SharedWords.publish(shared, HEAD_AT, front);
-                counters.storeConsumed(consumedCount);
                 wake.ifAsleep();
             }
         } catch (InternalError | Futex.FaultException e) {

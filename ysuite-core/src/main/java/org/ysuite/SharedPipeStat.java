@@ -50,8 +50,9 @@ import java.util.concurrent.TimeUnit;
  * unreadable) gets one line on standard error. With {@code --watch}, the table is printed every
  * second with each pipe's messages flushed per second, until the tool is stopped.
  *
- * <p>The tool only reads: it opens no side and takes no lock, maps the 4096-byte header
- * read-only and reads each counter once, untorn; it loads nothing but this jar's classes (no
+ * <p>The tool only reads: it opens no side and takes no lock, maps the file read-only and reads
+ * each counter once, untorn (the message counts: the writer's anchor plus the records it walks in
+ * the ring, see {@link SharedPipeCounters}); it loads nothing but this jar's classes (no
  * jnr-ffi), so the core jar alone runs it. A side's state is {@code open PID} while the process
  * that opened it is alive, {@code dead? PID} when no process with that pid and start time is
  * visible (it died without closing, or it runs in another pid namespace: without the side's
@@ -191,7 +192,7 @@ public final class SharedPipeStat {
                 ByteBuffer h = m.header;
                 String writer = side(h, WRITER_AT);
                 String reader = side(h, READER_AT);
-                SharedPipeCounters.Values v = SharedPipeCounters.read(h);
+                SharedPipeCounters.Values v = SharedPipeCounters.read(h, m.ring);
                 String rate = "";
                 if (watch) {
                     Long before = lastFlushed.get(file);
@@ -243,7 +244,8 @@ public final class SharedPipeStat {
                     return last;
                 }
                 ByteBuffer header = ch.map(FileChannel.MapMode.READ_ONLY, 0, HEADER_SIZE).order(ByteOrder.nativeOrder());
-                return new Mapping(key, header, fixed.getInt(CAPACITY_AT));
+                int capacity = fixed.getInt(CAPACITY_AT);
+                return new Mapping(key, header, capacity, ring(ch, size, capacity, file));
             } catch (NoSuchFileException e) {
                 notes.append(file).append(": no such file\n");
             } catch (AccessDeniedException e) {
@@ -255,16 +257,38 @@ public final class SharedPipeStat {
         }
     }
 
-    /** A header mapping: the file it maps (its key), and its capacity (written once, at creation). */
+    /**
+     * The file's ring, mapped read-only, for the message counts' walk ({@link SharedPipeCounters});
+     * null if the header's capacity is no ring's or the file is too short for it (the counts then
+     * show the writer's anchor alone).
+     */
+    private static CheckedRecordRing ring(FileChannel ch, long size, int capacity, Path file) throws IOException {
+        try {
+            RecordRing.checkCapacity(capacity);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (size < (long) HEADER_SIZE + capacity) {
+            return null;
+        }
+        return new CheckedRecordRing(ch.map(FileChannel.MapMode.READ_ONLY, HEADER_SIZE, capacity), file.toString());
+    }
+
+    /**
+     * A mapping: the file it maps (its key), its capacity (written once, at creation), its header
+     * and its ring (or null).
+     */
     private static final class Mapping {
         final Object key;
         final ByteBuffer header;
         final int capacity;
+        final CheckedRecordRing ring;
 
-        Mapping(Object key, ByteBuffer header, int capacity) {
+        Mapping(Object key, ByteBuffer header, int capacity, CheckedRecordRing ring) {
             this.key = key;
             this.header = header;
             this.capacity = capacity;
+            this.ring = ring;
         }
     }
 

@@ -34,7 +34,7 @@ import java.util.function.Function;
  * <pre>
  *  offset  size  written by
  *     0      8           magic "YSPIPE01" (written last when the file is created)
- *     8      4           layout version (3)
+ *     8      4           layout version (4)
  *    12      4           header size (4096)
  *    16      4           ring capacity: a power of two, {@value #MIN_CAPACITY_BYTES} .. {@value #MAX_CAPACITY_BYTES}
  *    64     16   writer  writer: state (0 FREE, 1 OPEN, 2 CLOSED), pid, JVM start time (epoch ms)
@@ -46,12 +46,13 @@ import java.util.function.Function;
  *   400      4   reader  readerPolls: how the reader waits: 0 futex (not {@link Builder#pollable() pollable}), 1 futex, 2 poll
  *   512      8   writer  writerSleep: a counter, odd while the writer waits for space
  *   520      4   writer  readerWake: the futex word the reader sleeps on
- *  1024      8   writer  messages flushed      \  the counters ({@link SharedPipeWriter#stats()},
+ *  1024      8   writer  anchor: messages flushed before 1048 \  the counters ({@link SharedPipeWriter#stats()},
  *  1032      8   writer  wake-ups sent          |  {@link SharedPipeStat}): each side's on a
  *  1040      8   writer  writer waits           |  128-byte block of its own, written only by
- *  1152      8   reader  messages consumed      |  its thread (opaque or release stores),
- *  1160      8   reader  sleeps                 |  read by anyone, never trusted
- *  1168      8   reader  time asleep (ns)      /
+ *  1048      8   writer  anchor: a position flushed |  its thread (opaque or release stores),
+ *  1056      8   writer  anchor: sequence, odd while it moves | read by anyone, never trusted;
+ *  1160      8   reader  sleeps                 |  the message counts are derived from the
+ *  1168      8   reader  time asleep (ns)      /   anchor, c and head ({@link SharedPipeCounters})
  *  4096   capacity       the ring
  * </pre>
  * Positions count bytes from the pipe's creation, never wrap and are multiples of 8: a restarted

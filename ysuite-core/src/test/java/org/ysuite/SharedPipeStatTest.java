@@ -70,7 +70,7 @@ class SharedPipeStatTest extends SharedPipeFileFixture {
         Path tiny = dir.resolve("tiny");
         Files.write(tiny, new byte[5]);
         Path garbage = copy("garbage");
-        for (int at = SharedPipeDescriptor.FLUSHED_AT; at < SharedPipeDescriptor.SLEEP_NANOS_AT + 8; at += 8) {
+        for (int at = SharedPipeDescriptor.ANCHOR_COUNT_AT; at < SharedPipeDescriptor.SLEEP_NANOS_AT + 8; at += 8) {
             patchFile(garbage, at, ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, -at).array());
         }
         patchFile(garbage, SharedPipeDescriptor.WRITER_AT, intBytes(7));
@@ -79,12 +79,13 @@ class SharedPipeStatTest extends SharedPipeFileFixture {
 
         List<String> lines = lines(SharedPipeStat.format(wrongMagic, oldVersion, truncated, tiny, garbage));
         assertEquals(6, lines.size(), lines.toString());
-        // the garbage printed as it is: states 7 and OPEN of pid -3, counters -offset, depth their difference
-        assertEquals(List.of("4096", "bad", "7", "dead?", "-3", "-1024", "-1152", "128", "-1032", "-1160", "0", "-1040",
+        // the garbage printed as it is: states 7 and OPEN of pid -3, counters -offset; the anchor's
+        // position (-1048) is no position, so flushed and consumed are its count alone, depth 0
+        assertEquals(List.of("4096", "bad", "7", "dead?", "-3", "-1024", "-1024", "0", "-1032", "-1160", "0", "-1040",
                 garbage.toString()), words(lines.get(1)));
         assertEquals(List.of(
                 wrongMagic + ": not a pipe file (no \"YSPIPE01\" magic)",
-                oldVersion + ": pipe file layout version 2, this tool reads version 3",
+                oldVersion + ": pipe file layout version 2, this tool reads version 4",
                 truncated + ": truncated or corrupt: 100 bytes, header size 4096 (a pipe file has a 4096-byte header)",
                 tiny + ": not a pipe file (5 bytes)"), lines.subList(2, 6));
         assertEquals(1, run("stat", garbage.toString(), wrongMagic.toString()).status, "a named file not shown");

@@ -35,6 +35,42 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
     }
 
     @Test
+    void theCountsHoldOverManyLapsOfTheRingWherePaddingAndPartsAreNoMessagesAndPartsAreOneEach() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            long flushed = 0;
+            for (int i = 0; i < 3000; i++) { // lengths 0..99: padding records at the ring's end
+                int parts = i % 10 == 0 ? 2 : 1;
+                for (int p = 0; p < parts; p++) {
+                    assertTrue(out.write(new byte[i % 100], 0, i % 100, p < parts - 1));
+                }
+                out.flush();
+                flushed += parts;
+                if (i % 3 == 2) { // behind by up to two flushes, read in batches and one by one
+                    while (in.readBatch((b, o, l) -> { }) > 0) {
+                        // drained
+                    }
+                }
+                assertCounters(out.stats(), flushed, out.stats().wakeups(), 0, 0, out.stats().depth());
+            }
+            assertTrue(out.write(new byte[5]));
+            assertTrue(out.write(new byte[5], 0, 5, true)); // an incomplete part: not flushed
+            out.flush();
+            PipeStats s = in.stats();
+            assertEquals(flushed + 1, s.messagesFlushed(), s.toString());
+            int unread = 0;
+            while (in.read(new byte[100]) >= 0) {
+                unread++;
+            }
+            assertEquals(unread, s.depth(), s.toString());
+            assertEquals(0, out.stats().depth());
+        }
+        try (SharedPipeWriter again = SharedYPipe.builder(file).openWriter()) {
+            assertEquals(3000 + 300 + 1, again.stats().messagesFlushed(), "a restarted writer continues the count");
+        }
+    }
+
+    @Test
     void aBatchWhoseHandlerThrewCountsTheMessagesHandedOverThrowingOneIncluded() throws Exception {
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
                 SharedPipeReader in = SharedYPipe.openReader(file)) {
@@ -141,21 +177,24 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
     void garbageCountersAreReportedNeverThrown() throws Exception {
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
                 SharedPipeReader in = SharedYPipe.openReader(file)) {
-            patchLong(SharedPipeDescriptor.FLUSHED_AT, Long.MIN_VALUE);
-            patchLong(SharedPipeDescriptor.CONSUMED_AT, Long.MAX_VALUE);
+            patchLong(SharedPipeDescriptor.ANCHOR_COUNT_AT, Long.MIN_VALUE);
             patchLong(SharedPipeDescriptor.SLEEP_NANOS_AT, -1);
             PipeStats s = in.stats();
             assertEquals(Long.MIN_VALUE, s.messagesFlushed());
             assertEquals(-1, s.sleepNanos());
-            assertEquals(0, s.depth(), "clamped, without overflow");
-            patchLong(SharedPipeDescriptor.FLUSHED_AT, Long.MAX_VALUE);
-            patchLong(SharedPipeDescriptor.CONSUMED_AT, Long.MIN_VALUE);
-            assertEquals(Long.MAX_VALUE, out.stats().depth(), "clamped, without overflow");
-            // each side stores its own counts over the garbage at its next store
+            assertEquals(0, s.depth());
+            patchLong(SharedPipeDescriptor.ANCHOR_COUNT_AT, Long.MAX_VALUE);
             assertTrue(out.write(new byte[1]));
             assertTrue(out.flush());
+            assertEquals(0, out.stats().depth(), "MAX_VALUE + 1 flushed, MAX_VALUE consumed: clamped, without overflow");
             assertEquals(1, in.read(new byte[1]));
-            assertCounters(out.stats(), 1, 0, 0, 0, 0);
+            patchLong(SharedPipeDescriptor.ANCHOR_AT, 12345); // no position: the walk gives up
+            assertCounters(in.stats(), Long.MAX_VALUE, 0, 0, 0, 0);
+            // the writer moves its anchor over the garbage at its next wake-up (or head it re-reads)
+            assertFalse(in.checkRead()); // the reader is (going) asleep
+            assertTrue(out.write(new byte[1]));
+            assertFalse(out.flush());
+            assertCounters(out.stats(), 2, 1, 0, 0, 1);
         }
     }
 

@@ -170,8 +170,9 @@ class SharedYPipeTest extends SharedPipeFileFixture {
     @Test
     void aBadFileIsAClearException() throws Exception {
         badFile(0, "NOTAPIPE".getBytes(java.nio.charset.StandardCharsets.US_ASCII), "wrong magic");
-        badFile(8, intBytes(4), "version 4 (this ysuite reads version 3)");
-        badFile(8, intBytes(2), "version 2 (this ysuite reads version 3)"); // the layout without counters
+        badFile(8, intBytes(5), "version 5 (this ysuite reads version 4)");
+        badFile(8, intBytes(3), "version 3 (this ysuite reads version 4)"); // counts stored per flush and read
+        badFile(8, intBytes(2), "version 2 (this ysuite reads version 4)"); // the layout without counters
         badFile(8, intBytes(1), "version 1"); // the layout with flag bits in c and head
         badFile(SharedPipeDescriptor.WRITER_AT, intBytes(3), "writer side state 3");
         badFile(SharedPipeDescriptor.READER_AT, intBytes(-1), "reader side state -1");

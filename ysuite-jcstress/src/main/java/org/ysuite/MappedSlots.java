@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Slots of one memory-mapped file (in {@code /dev/shm} where there is one), mapped once and
  * handed out round robin, each zeroed when it is handed out: the shared memory of the races over
- * a pipe file's header ({@link SharedWordsRaces}, {@link SharedPipeCountersRaces}) and of a signaler's word ({@link SharedSignalerRaces}). There are far
+ * a pipe file's header ({@link SharedWordsRaces}; with its ring, {@link SharedPipeCountersRaces}) and of a signaler's word ({@link SharedSignalerRaces}). There are far
  * more slots than jcstress keeps states alive at once, so no two live states share one.
  */
 final class MappedSlots {

@@ -1,6 +1,7 @@
 package org.ysuite;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.nio.ByteBuffer;
@@ -9,92 +10,133 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.JJ_Result;
 
 /**
- * The order of {@link SharedYPipe}'s message counters in its file's header
- * ({@link SharedPipeCounters}): {@code flushed}, stored by the writer's flush, and
- * {@code consumed}, stored by the reader after a read, against a snapshot that reads both (a
- * side's {@code stats()}, or {@link SharedPipeStat} in another process). The invariant: a snapshot
- * never sees more messages consumed than flushed, so an honest file never shows a negative depth
- * ({@code flushed - consumed}; {@code PipeStats} clamps it anyway, for a hostile file).
+ * {@link SharedYPipe}'s message counts ({@link SharedPipeCounters}): derived by a snapshot (a
+ * side's {@code stats()}, or {@link SharedPipeStat} in another process) from the writer's anchor
+ * (a count at a flushed position, moved under a seqlock), {@code head}, {@code c} and a walk of
+ * the records between them. Two invariants: a snapshot never counts a record the writer rewrote
+ * after moving the anchor (the seqlock), and never sees more messages consumed than flushed (it
+ * loads {@code head} before {@code c}).
  *
  * <p>The steps are the pipe's own, on a zeroed slot of a memory-mapped file laid out as the pipe
- * file's header ({@code c} at 128, {@code head} at 256, {@code flushed} at 1024, {@code consumed}
- * at 1152): the writer's flush of one message, as {@code SharedPipeWriter.flushPositions} does it,
- * the real {@link SharedPipeCounters#storeFlushed} (opaque) and then {@link SharedWords#publish} of
- * {@code c} (a volatile store); the reader's read, as {@code SharedPipeReader.read} and
- * {@code leaveReader} do it, {@link SharedWords#position} of {@code c} (acquire) and, if it found
- * the message, {@code publish} of {@code head} and the real {@link SharedPipeCounters#storeConsumed}
- * (release); the snapshot, the real {@link SharedPipeCounters#read}: {@code consumed} with acquire,
- * then {@code flushed}. In package {@code org.ysuite} because these classes are package-private
- * (the races run on the class path, where a split package is fine).
- *
- * <p>Why it holds: the store of {@code flushed} precedes, in the writer's program order, the
- * volatile store of {@code c}, which is a release; the reader's acquire load that sees {@code c}
- * therefore sees {@code flushed} too, and its release store of {@code consumed} comes after that
- * load; a snapshot whose acquire load sees that {@code consumed} sees everything before the release,
- * the writer's {@code flushed} included (release/acquire is transitive through the reader), and
- * it loads {@code flushed} after {@code consumed}.
+ * file (the header's words at their offsets, then a ring of 256 bytes): the real
+ * {@link SharedPipeCounters#anchor} and {@link SharedPipeCounters#read}, {@link SharedWords}'s
+ * stores and loads of {@code c} and {@code head}, and record headers stored as the writer stores
+ * them (plain, before the flush's volatile store of {@code c}). In package {@code org.ysuite}
+ * because these classes are package-private (the races run on the class path, where a split
+ * package is fine).
  */
 public final class SharedPipeCountersRaces {
 
-    /** The end of the one flushed message (a position of c and head). */
-    static final long F = 16;
+    /** The ring's capacity (the smallest a pipe has). */
+    static final int CAPACITY = 256;
 
-    /** Slots of 2048 bytes: the header's words and both counter blocks (up to 1176). */
-    static final MappedSlots SLOTS = new MappedSlots(2048, 1 << 14);
+    /** Slots of the header and the ring. */
+    static final MappedSlots SLOTS = new MappedSlots(SharedPipeDescriptor.HEADER_SIZE + CAPACITY, 1 << 14);
 
     private SharedPipeCountersRaces() {
     }
 
-    /** A slot, each side's counters over it, and the steps of a flush, a read and a snapshot. */
+    /** A slot: the header, the ring's bytes and the checked ring over them, and the writer's counters. */
     abstract static class Base {
         final ByteBuffer shared = SLOTS.next();
+        final ByteBuffer ringBytes = shared.slice(SharedPipeDescriptor.HEADER_SIZE, CAPACITY)
+                .order(java.nio.ByteOrder.nativeOrder());
+        final CheckedRecordRing ring = new CheckedRecordRing(ringBytes, "race");
         final SharedPipeCounters writerCounters = new SharedPipeCounters(shared);
-        final SharedPipeCounters readerCounters = new SharedPipeCounters(shared);
 
-        /** The writer's flush of its first message: flushed, then c. */
-        void flush() {
-            writerCounters.storeFlushed(1);
-            SharedWords.publish(shared, SharedPipeDescriptor.C_AT, F);
+        /** A record of a {@code length}-byte message at ring offset {@code at} (its header; plain). */
+        void record(int at, int length) {
+            ringBytes.putInt(at, RecordDescriptor.header(length, false));
         }
 
-        /** The reader's read: 1 if it found the message (and stored head, then consumed), else 0. */
+        void publish(int at, long position) {
+            SharedWords.publish(shared, at, position);
+        }
+    }
+
+    /**
+     * The writer moves its anchor and then rewrites a consumed record, racing a snapshot's walk.
+     * Before: two 4-byte messages flushed and consumed (records at 0 and 8, {@code c} = {@code
+     * head} = 16), the anchor at (count 0, position 0). The writer, having read head 16, anchors
+     * (count 2, position 16) and writes the next lap's first record over ring offset 0: a 12-byte
+     * message, whose record covers both old ones (not flushed: {@code c} stays 16). r1, r2 = the
+     * snapshot's flushed and consumed.
+     *
+     * <p>Acceptable: "2, 2" (the old anchor and records, or the new anchor); "0, 0", rare, the
+     * snapshot's fallback when the writer was preempted between its anchor's odd and even
+     * sequence through all of the snapshot's attempts (the anchor's count alone). Forbidden: "1, 1", a
+     * walk from the old anchor that read the rewritten header and still passed the seqlock: the
+     * writer writing before its anchor's odd sequence and fence, or a snapshot that does not load
+     * the sequence again after its walk (behind a load-load fence).
+     */
+    @JCStressTest
+    @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "the old anchor and records, or the new anchor")
+    @Outcome(id = "0, 0", expect = ACCEPTABLE_INTERESTING, desc = "the writer stopped inside its anchor through every attempt: the count alone")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "LOST A MESSAGE: walked a record rewritten after the anchor moved")
+    @Outcome(expect = FORBIDDEN, desc = "anything else")
+    @State
+    public static class ReanchorVsWalk extends Base {
+        public ReanchorVsWalk() {
+            record(0, 4);
+            record(8, 4);
+            publish(SharedPipeDescriptor.C_AT, 16);
+            publish(SharedPipeDescriptor.HEAD_AT, 16);
+        }
+
+        @Actor
+        public void writer() {
+            writerCounters.anchor(2, 16);
+            record(0, 12); // position 256: the next lap, under head 16 + capacity
+        }
+
+        @Actor
+        public void snapshot(JJ_Result r) {
+            SharedPipeCounters.Values v = SharedPipeCounters.read(shared, ring);
+            r.r1 = v.flushed;
+            r.r2 = v.consumed;
+        }
+    }
+
+    /** The writer's flush of one 4-byte message (its record at 0, then c = 8); the reader's read of it. */
+    abstract static class FlushAndRead extends Base {
+        void flush() {
+            record(0, 4);
+            publish(SharedPipeDescriptor.C_AT, 8);
+        }
+
+        /** 1 if the reader found the message (and published head past it), else 0. */
         int read() {
-            if (SharedWords.position(shared, SharedPipeDescriptor.C_AT) != F) {
+            if (SharedWords.position(shared, SharedPipeDescriptor.C_AT) != 8) {
                 return 0;
             }
-            SharedWords.publish(shared, SharedPipeDescriptor.HEAD_AT, F);
-            readerCounters.storeConsumed(1);
+            publish(SharedPipeDescriptor.HEAD_AT, 8);
             return 1;
         }
 
-        /** A snapshot of the file's counters into r2 (flushed) and r3 (consumed). */
+        /** A snapshot's flushed into r2 and consumed into r3. */
         void snapshot(III_Result r) {
-            SharedPipeCounters.Values v = SharedPipeCounters.read(shared);
+            SharedPipeCounters.Values v = SharedPipeCounters.read(shared, ring);
             r.r2 = (int) v.flushed;
             r.r3 = (int) v.consumed;
         }
     }
 
     /**
-     * The writer's flush of one message racing the reader, which reads it if it is there and
-     * then takes its side's {@code stats()} (the snapshot, on the reader's thread). r1 = 1 if the
-     * reader consumed the message; r2, r3 = the snapshot's flushed and consumed.
-     *
-     * <p>Acceptable: the reader found nothing (its snapshot sees flushed 0 or 1, consumed 0), or
-     * consumed the message and its snapshot sees flushed 1, consumed 1. Forbidden: "1, 0, 1", a
-     * snapshot with the message consumed but not flushed (a negative depth): the writer's
-     * {@code flushed} not ordered before {@code c}. The snapshot's own order needs another
-     * thread: {@link FlushConsumeVsStatThreeActors}.
+     * The writer's flush racing the reader, which reads the message if it is there and then takes
+     * a snapshot on its own thread. r1 = 1 if the reader consumed the message; r2, r3 = the
+     * snapshot's flushed and consumed. Forbidden: "1, 0, 1" (a negative depth), and "1, 1, 0" or
+     * "1, 0, 0": the reader's own snapshot missing what it consumed.
      */
     @JCStressTest
     @Outcome(id = {"0, 0, 0", "0, 1, 0"}, expect = ACCEPTABLE, desc = "the reader looked before the flush")
-    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "the reader consumed the message; the snapshot counts it flushed")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "the reader consumed the message; the snapshot counts it")
     @Outcome(id = "1, 0, 1", expect = FORBIDDEN, desc = "NEGATIVE DEPTH: consumed 1, flushed 0")
     @Outcome(expect = FORBIDDEN, desc = "anything else")
     @State
-    public static class FlushVsConsumeThenStat extends Base {
+    public static class FlushVsConsumeThenStat extends FlushAndRead {
         @Actor
         public void writer() {
             flush();
@@ -108,24 +150,19 @@ public final class SharedPipeCountersRaces {
     }
 
     /**
-     * The whole chain: the writer's flush, the reader's read, and a snapshot on a third thread
-     * (SharedPipeStat in another process). r1 = 1 if the reader consumed the message; r2, r3 =
-     * the snapshot's flushed and consumed.
-     *
-     * <p>Acceptable: any snapshot with consumed &le; flushed. Forbidden: "1, 0, 1", the
-     * snapshot saw the message consumed but not flushed (a negative depth): the snapshot loading
-     * {@code flushed} before {@code consumed}, or {@code consumed} stored or loaded without
-     * release/acquire, or {@code flushed} not before {@code c}. Needs three CPUs (run.sh skips it
-     * on fewer).
+     * The whole chain on three threads: the writer's flush, the reader's read, a snapshot
+     * (SharedPipeStat in another process). Forbidden: "1, 0, 1", consumed but not flushed: a
+     * snapshot that loads {@code c} before {@code head}, or a record header not stored before
+     * {@code c}. Needs three CPUs (run.sh skips it on fewer).
      */
     @JCStressTest
     @Outcome(id = {"0, 0, 0", "0, 1, 0"}, expect = ACCEPTABLE, desc = "the reader looked before the flush")
-    @Outcome(id = {"1, 0, 0", "1, 1, 0"}, expect = ACCEPTABLE, desc = "the reader consumed it; the snapshot came before its count")
+    @Outcome(id = {"1, 0, 0", "1, 1, 0"}, expect = ACCEPTABLE, desc = "the reader consumed it; the snapshot came before its head")
     @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "the snapshot saw the message flushed and consumed")
     @Outcome(id = "1, 0, 1", expect = FORBIDDEN, desc = "NEGATIVE DEPTH: consumed 1, flushed 0")
     @Outcome(expect = FORBIDDEN, desc = "anything else")
     @State
-    public static class FlushConsumeVsStatThreeActors extends Base {
+    public static class FlushConsumeVsStatThreeActors extends FlushAndRead {
         @Actor
         public void writer() {
             flush();
