@@ -81,6 +81,8 @@ public final class AmqpPublisher implements AutoCloseable {
     /** The publisher's thread waits for settles (Dekker with the confirm listener, see sleep()). */
     private volatile boolean wantsSettle;
     private volatile long closeDeadline;
+    /** Set by close(), before the state leaves OPEN. */
+    private volatile boolean closeRequested;
     /** Copy-on-write under {@code this}. */
     private volatile PublisherWriter[] writers = new PublisherWriter[0];
 
@@ -228,6 +230,7 @@ public final class AmqpPublisher implements AutoCloseable {
         }
         synchronized (this) {
             if (state == OPEN) {
+                closeRequested = true;
                 closeDeadline = System.nanoTime() + unit.toNanos(timeout);
                 state = CLOSING; // volatile: the deadline is visible with it
             }
@@ -251,9 +254,8 @@ public final class AmqpPublisher implements AutoCloseable {
     void checkAccepting() {
         int s = state;
         if (s != OPEN) {
-            throw new IllegalStateException(s == DOWN || downCause != null
-                    ? "the publisher's channel is down: " + downCause
-                    : "the publisher is closed");
+            throw new IllegalStateException(closeRequested ? "the publisher is closed"
+                    : "the publisher's channel is down: " + downCause);
         }
     }
 
