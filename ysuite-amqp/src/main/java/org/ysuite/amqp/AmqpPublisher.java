@@ -366,6 +366,13 @@ public final class AmqpPublisher implements AutoCloseable {
         boolean settledDown = false;
         for (;;) {
             mailbox.check(onWake);
+            if (state != OPEN) {
+                // Closing or down: visit every writer, woken or not, so that the end depends on
+                // no wake-up (a writer blocked for room is let go by the drain, then refused).
+                for (PublisherWriter w : writers) {
+                    woken(w);
+                }
+            }
             if (channelDown && !settledDown) {
                 synchronized (this) {
                     if (state == OPEN) {

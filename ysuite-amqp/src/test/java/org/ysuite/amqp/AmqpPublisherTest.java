@@ -17,8 +17,10 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The publisher and the consumer against Broker-J in this JVM. */
+@Timeout(45) // a hang (a lost wake-up, say) fails the test instead of the build
 class AmqpPublisherTest {
 
     private static EmbeddedBroker broker;
@@ -85,7 +87,7 @@ class AmqpPublisherTest {
             }
             assertNull(failure.get());
             for (int i = 0; i < writers; i++) {
-                assertTrue(w[i].awaitSettled(perWriter, 30, TimeUnit.SECONDS), "writer " + i + " settled");
+                assertTrue(w[i].awaitSettled(perWriter, 20, TimeUnit.SECONDS), "writer " + i + " settled");
                 assertNull(fates[i].error.get());
                 assertEquals(perWriter, w[i].confirmed());
                 assertEquals(perWriter, fates[i].count(Fate.CONFIRMED, perWriter));
@@ -115,7 +117,7 @@ class AmqpPublisherTest {
                         errors.add("writer " + writer + ": " + seq + " after " + lastSeq[writer]);
                     }
                     lastSeq[writer] = seq;
-                }, 30, TimeUnit.SECONDS);
+                }, 20, TimeUnit.SECONDS);
             }
         }
         assertEquals(total, received);
@@ -134,7 +136,7 @@ class AmqpPublisherTest {
             w.publish("", queue, true, b, 0, 3);
             w.publish("amq.direct", "no-such-binding", true, b, 0, 3);
             long last = w.publish("", queue, b);
-            assertTrue(w.awaitSettled(last, 30, TimeUnit.SECONDS));
+            assertTrue(w.awaitSettled(last, 20, TimeUnit.SECONDS));
         }
         assertNull(fates.error.get());
         assertEquals(Fate.CONFIRMED, fates.bySequence[1]);

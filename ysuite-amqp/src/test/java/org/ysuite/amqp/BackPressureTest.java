@@ -13,12 +13,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Confirms lagging beyond the window hold the writers back. The lag is made by a fate listener
  * that holds the connection's thread (where amqp-client runs the confirm listener) until the test
  * lets it go: the broker's acks wait in the client, unprocessed, exactly as slow confirms would.
  */
+@Timeout(45) // a hang (a lost wake-up, say) fails the test instead of the build
 class BackPressureTest {
 
     private static final int WINDOW = 4;
@@ -102,7 +104,7 @@ class BackPressureTest {
             assertEquals(WINDOW, publisher.outstanding());
             long accepted = w.accepted();
             held.release.countDown();
-            assertTrue(w.awaitSettled(accepted, 30, TimeUnit.SECONDS));
+            assertTrue(w.awaitSettled(accepted, 20, TimeUnit.SECONDS));
             assertEquals(accepted, w.confirmed());
             assertNull(held.fates.error.get());
         }
@@ -146,7 +148,7 @@ class BackPressureTest {
             held.release.countDown();
             writer.join();
             assertNull(failure.get());
-            assertTrue(w.awaitSettled(messages, 30, TimeUnit.SECONDS));
+            assertTrue(w.awaitSettled(messages, 20, TimeUnit.SECONDS));
             assertEquals(messages, w.confirmed());
         }
     }

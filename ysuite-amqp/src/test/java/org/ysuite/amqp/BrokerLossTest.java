@@ -11,8 +11,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The broker stops mid-stream: every writer learns which of its messages were confirmed and which not. */
+@Timeout(45) // a hang (a lost wake-up, say) fails the test instead of the build
 class BrokerLossTest {
 
     @Test
@@ -65,7 +67,7 @@ class BrokerLossTest {
         for (int i = 0; i < writers; i++) {
             assertTrue(stoppedBy[i].startsWith("the publisher's channel is down: "), stoppedBy[i]);
             long accepted = w[i].accepted();
-            assertTrue(w[i].awaitSettled(accepted, 30, TimeUnit.SECONDS), "writer " + i + " settled");
+            assertTrue(w[i].awaitSettled(accepted, 20, TimeUnit.SECONDS), "writer " + i + " settled");
             assertNull(fates[i].error.get(), "each fate once, in order");
             for (int s = 1; s <= accepted; s++) {
                 assertTrue(fates[i].bySequence[s] != null, "writer " + i + " message " + s);
