@@ -1,3 +1,5 @@
+// Over 500 lines: the public API with its javadoc, and the publisher's thread, whose state (the
+// awake writers, the recording side of the ledger, the close sequence) is private to it.
 package org.ysuite.amqp;
 
 import com.rabbitmq.client.AMQP;
@@ -57,6 +59,8 @@ public final class AmqpPublisher implements AutoCloseable {
     private static final int DOWN = 2;
     private static final int CLOSED = 3;
     private static final Object CONTROL = new Object();
+    /** How long closing the connection waits for the broker's close-ok before it aborts. */
+    private static final int CLOSE_CONNECTION_MS = 5000;
 
     final OnFull onFull;
     private final int writerBufferBytes;
@@ -528,7 +532,8 @@ public final class AmqpPublisher implements AutoCloseable {
         }
         try {
             if (connection.isOpen()) {
-                connection.close();
+                // bounded: a connection thread held by a listener must not hold the close forever
+                connection.close(CLOSE_CONNECTION_MS);
             }
         } catch (IOException | RuntimeException e) {
             connection.abort();
