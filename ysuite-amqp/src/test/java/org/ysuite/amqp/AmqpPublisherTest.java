@@ -6,39 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The publisher and the consumer against Broker-J in this JVM. */
+/** The publisher and the consumer against Broker-J (see {@link EmbeddedBroker}). */
 @Timeout(45) // a hang (a lost wake-up, say) fails the test instead of the build
 class AmqpPublisherTest {
 
-    private static EmbeddedBroker broker;
-    private static Connection admin;
-    private static Channel adminChannel;
-
-    @BeforeAll
-    static void start() throws Exception {
-        broker = EmbeddedBroker.start();
-        admin = broker.factory().newConnection("admin");
-        adminChannel = admin.createChannel();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        admin.close();
-        broker.close();
-    }
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     /** Body: writer (4 bytes), sequence (8), filler, CRC-32 of all before it (8). */
     static byte[] body(int writer, long seq) {
@@ -57,14 +40,14 @@ class AmqpPublisherTest {
     @Test
     void fourWritersEveryMessageConfirmedOnceAndConsumedOnceInOrder() throws Exception {
         String queue = "four-writers";
-        adminChannel.queueDeclare(queue, false, false, false, null);
+        BROKER.declare(queue);
         int writers = 4;
         int perWriter = 5000;
         Fates[] fates = new Fates[writers];
         PublisherWriter[] w = new PublisherWriter[writers];
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).maxBatch(64)
-                .writerBufferBytes(16 * 1024).name("four").open(broker.factory())) {
+                .writerBufferBytes(16 * 1024).name("four").open(BROKER.factory())) {
             Thread[] threads = new Thread[writers];
             for (int i = 0; i < writers; i++) {
                 fates[i] = new Fates(perWriter);
@@ -100,7 +83,7 @@ class AmqpPublisherTest {
         List<String> errors = new ArrayList<>();
         int total = writers * perWriter;
         int received = 0;
-        try (AmqpConsumer consumer = AmqpConsumer.open(broker.factory(), queue, 500, 1 << 20)) {
+        try (AmqpConsumer consumer = AmqpConsumer.open(BROKER.factory(), queue, 500, 1 << 20)) {
             while (received < total) {
                 received += consumer.poll((buf, off, len, tag, redelivered) -> {
                     byte[] b = new byte[len];
@@ -122,15 +105,15 @@ class AmqpPublisherTest {
         }
         assertEquals(total, received);
         assertEquals(List.of(), errors);
-        assertEquals(0, adminChannel.messageCount(queue)); // every delivery acknowledged
+        assertEquals(0, BROKER.messageCount(queue)); // every delivery acknowledged
     }
 
     @Test
     void mandatoryUnroutableIsNotConfirmed() throws Exception {
         String queue = "mandatory";
-        adminChannel.queueDeclare(queue, false, false, false, null);
+        BROKER.declare(queue);
         Fates fates = new Fates(3);
-        try (AmqpPublisher publisher = AmqpPublisher.builder().open(broker.factory())) {
+        try (AmqpPublisher publisher = AmqpPublisher.builder().open(BROKER.factory())) {
             PublisherWriter w = publisher.newWriter(fates);
             byte[] b = {1, 2, 3};
             w.publish("", queue, true, b, 0, 3);
@@ -149,8 +132,8 @@ class AmqpPublisherTest {
     @Test
     void closePublishesEverythingAcceptedAndLeavesNoThread() throws Exception {
         String queue = "close";
-        adminChannel.queueDeclare(queue, false, false, false, null);
-        AmqpPublisher publisher = AmqpPublisher.builder().name("closing").open(broker.factory());
+        BROKER.declare(queue);
+        AmqpPublisher publisher = AmqpPublisher.builder().name("closing").open(BROKER.factory());
         PublisherWriter a = publisher.newWriter();
         PublisherWriter b = publisher.newWriter();
         for (int i = 0; i < 2000; i++) {
@@ -163,7 +146,7 @@ class AmqpPublisherTest {
         assertEquals(2000, b.settled());
         assertEquals(2000, a.confirmed());
         assertEquals(2000, b.confirmed());
-        assertEquals(4000, adminChannel.messageCount(queue));
+        assertEquals(4000, BROKER.messageCount(queue));
         assertFalse(Thread.getAllStackTraces().keySet().stream()
                 .anyMatch(t -> t.getName().equals("closing-publisher")), "the publisher's thread ended");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> a.publish("", queue, new byte[1]));
@@ -183,7 +166,7 @@ class AmqpPublisherTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> builder.writerBufferBytes(0))
                 .getMessage().startsWith("writerBufferBytes must be in "));
         assertEquals("onFull", assertThrows(NullPointerException.class, () -> builder.onFull(null)).getMessage());
-        try (AmqpPublisher publisher = builder.writerBufferBytes(4096).open(broker.factory())) {
+        try (AmqpPublisher publisher = builder.writerBufferBytes(4096).open(BROKER.factory())) {
             PublisherWriter w = publisher.newWriter();
             String longKey = "k".repeat(256);
             assertMessage("routingKey is 256 UTF-8 bytes: at most 255 (an AMQP short string)",

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Confirms lagging beyond the window hold the writers back. The lag is made by a fate listener
@@ -24,22 +22,12 @@ import org.junit.jupiter.api.Timeout;
 class BackPressureTest {
 
     private static final int WINDOW = 4;
-    private static EmbeddedBroker broker;
-    private static Connection admin;
-    private static Channel adminChannel;
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @BeforeAll
-    static void start() throws Exception {
-        broker = EmbeddedBroker.start();
-        admin = broker.factory().newConnection("admin");
-        adminChannel = admin.createChannel();
-        adminChannel.queueDeclare("bp", false, false, false, null);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        admin.close();
-        broker.close();
+    static void declare() throws Exception {
+        BROKER.declare("bp");
     }
 
     /** Holds the settling thread at the first fate until released. */
@@ -68,7 +56,7 @@ class BackPressureTest {
     void failWhenConfirmsLagBeyondTheWindow() throws Exception {
         HeldFates held = new HeldFates();
         try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(WINDOW).onFull(OnFull.FAIL)
-                .writerBufferBytes(1024).open(broker.factory())) {
+                .writerBufferBytes(1024).open(BROKER.factory())) {
             PublisherWriter w = publisher.newWriter(held);
             try {
                 failWhenHeld(publisher, w, held);
@@ -115,7 +103,7 @@ class BackPressureTest {
         HeldFates held = new HeldFates();
         int messages = 200; // far more than the window and a 1 KiB buffer hold
         try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(WINDOW)
-                .writerBufferBytes(1024).open(broker.factory())) {
+                .writerBufferBytes(1024).open(BROKER.factory())) {
             PublisherWriter w = publisher.newWriter(held);
             try {
                 blockWhenHeld(publisher, w, held, messages);
