@@ -64,7 +64,8 @@ final class ConfirmLedger {
 
     /** Settler: the broker's basic.ack or basic.nack. */
     synchronized void answer(long tag, boolean multiple, boolean ack) {
-        long last = Math.min(tag, published); // acquire; a tag beyond it would be the broker's error
+        long top = published; // acquire: the slots up to it are visible
+        long last = Math.min(tag, top); // a tag beyond it would be the broker's error
         byte answer = ack ? ACKED : NACKED;
         if (multiple) {
             for (long t = settled + 1; t <= last; t++) {
@@ -73,7 +74,9 @@ final class ConfirmLedger {
         } else if (tag > settled && tag <= last) {
             mark(tag, answer);
         }
-        advance(last, false);
+        // Up to the top, not the tag: an answer that closes a gap (single acks out of order, as
+        // Broker-J sends them) also settles the later tags answered before it.
+        advance(top, false);
     }
 
     /** Settler: a basic.return of the message published with {@code tag}; its ack follows. */
