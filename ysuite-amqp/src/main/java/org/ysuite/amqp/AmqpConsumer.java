@@ -153,7 +153,9 @@ public final class AmqpConsumer implements AutoCloseable {
 
     /**
      * Waits at most {@code timeout} for deliveries, hands every waiting one to {@code handler} and
-     * acknowledges them together.
+     * acknowledges them together. An exception from the handler propagates at once, with nothing
+     * acknowledged; the next successful poll's {@code multiple} acknowledgement covers the
+     * deliveries before it, the failed one included.
      *
      * @param handler called once per delivery, in order, on this thread
      * @param timeout how long to wait, {@code >= 0}
