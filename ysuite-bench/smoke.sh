@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Smoke run of every ysuite-bench benchmark (then of the network section, report net --smoke, and
-# of the cross-process section, report --include ipc): one fork, no warmup, one 100 ms iteration each,
+# Smoke run of every ysuite-bench benchmark (then of the network section, report net --smoke, of
+# the cross-process section, report --include ipc, and of the AMQP row, report amqp --smoke): one fork, no warmup, one 100 ms iteration each,
 # under -prof gc, with reduced message-size and batch-size parameter lists. It checks that every
 # benchmark still runs (none can rot); the figures mean nothing. Exits non-zero if any benchmark
 # fails (JMH fail-on-error). The terminal shows one progress line per benchmark and the headline tables; JMH's
@@ -44,4 +44,12 @@ if ! timeout 600 java -jar "$JAR" report --smoke --include '^org\.ysuite\.bench\
 fi
 test -s "$OUT/ipc/results.csv"
 grep -q '## Across processes' "$OUT/ipc/report.md"
+# Seed 003's AMQP row (org.ysuite.bench.amqp): one short iteration per way, on Broker-J in a JVM of
+# its own, 8-byte messages, one thread.
+if ! timeout 300 java -jar "$JAR" report amqp --smoke --out "$OUT/amqp"; then
+  echo "ysuite-bench AMQP smoke: FAILED; the end of JMH's output follows" >&2
+  tail -n 200 "$OUT/amqp/jmh.log" >&2 || true
+  exit 1
+fi
+grep -q '### Publishing with confirms' "$OUT/amqp/report.md"
 echo "ysuite-bench smoke: OK"

@@ -1,5 +1,6 @@
 package org.ysuite.amqp;
 
+import org.ysuite.amqp.broker.EmbeddedBroker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

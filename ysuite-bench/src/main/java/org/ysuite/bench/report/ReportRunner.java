@@ -26,7 +26,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code java -jar ysuite-bench.jar report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR]
- * [--include REGEX]} ({@code report net ...} runs the network section instead: {@link NetReportRunner}):
+ * [--include REGEX]} ({@code report net ...} runs the network section instead: {@link NetReportRunner};
+ * {@code report amqp ...} seed 003's AMQP row: {@link AmqpReportRunner}):
  * runs the curated seed set through JMH's {@link Runner} API (every run with {@code -prof gc}),
  * reads the scores from the {@link RunResult}s it returns, prints the seed-style tables with the
  * ratios of each y-suite row to every peer of the same run, and writes into the results folder
@@ -122,6 +123,9 @@ public final class ReportRunner {
         System.setProperty("java.awt.headless", "true");
         if (args.length > 0 && "net".equals(args[0])) {
             return NetReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
+        if (args.length > 0 && "amqp".equals(args[0])) {
+            return AmqpReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
         Mode mode = Mode.SEED;
         Path out = Paths.get("results");

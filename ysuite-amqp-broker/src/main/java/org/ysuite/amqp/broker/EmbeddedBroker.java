@@ -1,4 +1,4 @@
-package org.ysuite.amqp;
+package org.ysuite.amqp.broker;
 
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.BufferedReader;
@@ -16,15 +16,18 @@ import java.util.stream.Stream;
 import org.apache.qpid.server.SystemLauncher;
 
 /**
- * Apache Qpid Broker-J for the tests: memory store, AMQP 0-9-1 on a free port, user guest. A real
- * broker: the tests talk to it over TCP with amqp-client.
+ * Apache Qpid Broker-J for ysuite-amqp's tests and the AMQP benchmarks: memory store, AMQP 0-9-1 on
+ * a free loopback port, user {@code guest}, virtual host {@code default}. A real broker: clients
+ * talk to it over TCP with amqp-client.
  *
- * <p>On JDK 22 and older it runs in the test JVM. Broker-J (10.x) calls {@code Subject.getSubject},
- * which JDK 23 and later refuse, so there it runs in a child JVM of an older JDK, with the test
- * class path: {@code -Dysuite.amqp.brokerJavaHome=...} names one, else the first JDK 17 to 22
- * under /usr/lib/jvm. Stopping it closes the child's stdin, and the child shuts the broker down.
+ * <p>{@link #start()} runs it in this JVM on JDK 22 and older; {@link #startProcess()} always in a
+ * JVM of its own (a benchmark's broker should not share the client's JVM). Broker-J (10.x) calls
+ * {@code Subject.getSubject}, which JDK 23 and later refuse, so on those it always runs in a child
+ * JVM of an older JDK, with this JVM's class path: {@code -Dysuite.amqp.brokerJavaHome=...} names
+ * one, else the first JDK 17 to 22 under /usr/lib/jvm. Closing a child closes its standard input,
+ * and the child shuts the broker down.
  */
-final class EmbeddedBroker implements AutoCloseable {
+public final class EmbeddedBroker implements AutoCloseable {
 
     private static final String READY = "ysuite-broker-ready";
 
@@ -38,24 +41,46 @@ final class EmbeddedBroker implements AutoCloseable {
         this.child = child;
     }
 
-    static EmbeddedBroker start() throws Exception {
+    /**
+     * Starts a broker: in this JVM where the JDK allows it (22 and older), else in a child JVM.
+     *
+     * @return the running broker
+     * @throws Exception if it cannot start
+     */
+    public static EmbeddedBroker start() throws Exception {
+        return start(false);
+    }
+
+    /**
+     * Starts a broker in a JVM of its own: this JVM's {@code java} on JDK 22 and older, else an older JDK's.
+     *
+     * @return the running broker
+     * @throws Exception if it cannot start
+     */
+    public static EmbeddedBroker startProcess() throws Exception {
+        return start(true);
+    }
+
+    private static EmbeddedBroker start(boolean ownJvm) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         Path work = Files.createTempDirectory("ysuite-amqp-broker");
-        if (Runtime.version().feature() < 23) {
+        boolean here = Runtime.version().feature() < 23;
+        if (here && !ownJvm) {
             return new EmbeddedBroker(port, launch(port, work), null);
         }
-        String java = olderJava().orElseThrow(() -> new IllegalStateException("Broker-J needs a JDK older than 23"
-                + " (Subject.getSubject): install one under /usr/lib/jvm or set -Dysuite.amqp.brokerJavaHome"));
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        String java = here ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
+                : olderJava().orElseThrow(() -> new IllegalStateException("Broker-J needs a JDK older than 23"
+                        + " (Subject.getSubject): install one under /usr/lib/jvm or set -Dysuite.amqp.brokerJavaHome"));
+        Process p = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                 EmbeddedBroker.class.getName(), Integer.toString(port), work.toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         for (String line = out.readLine(); !READY.equals(line); line = out.readLine()) {
             if (line == null) {
-                throw new IllegalStateException("the broker's JVM ended before it was ready: " + p.waitFor());
+                throw new IllegalStateException("the broker's JVM ended before it was ready: exit " + p.waitFor());
             }
         }
         return new EmbeddedBroker(port, null, p);
@@ -95,7 +120,7 @@ final class EmbeddedBroker implements AutoCloseable {
         Map<String, Object> attributes = new HashMap<>();
         attributes.put("type", "Memory");
         attributes.put("initialConfigurationLocation",
-                EmbeddedBroker.class.getResource("/broker-config.json").toExternalForm());
+                EmbeddedBroker.class.getResource("/ysuite-amqp-broker.json").toExternalForm());
         attributes.put("startupLoggedToSystemOut", false);
         Map<String, String> context = new HashMap<>();
         context.put("qpid.amqp_port", Integer.toString(port));
@@ -124,7 +149,12 @@ final class EmbeddedBroker implements AutoCloseable {
         System.exit(0);
     }
 
-    ConnectionFactory factory() {
+    /**
+     * Connection settings for this broker (a new factory each call; automatic recovery off).
+     *
+     * @return the factory
+     */
+    public ConnectionFactory factory() {
         ConnectionFactory f = new ConnectionFactory();
         f.setHost("127.0.0.1");
         f.setPort(port);
@@ -135,6 +165,7 @@ final class EmbeddedBroker implements AutoCloseable {
         return f;
     }
 
+    /** Shuts the broker down (a child JVM: within 30 s, else it is killed). */
     @Override
     public void close() throws IOException {
         if (launcher != null) {
