@@ -39,11 +39,16 @@ start() {
     return 1
   fi
   RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT=5672 rabbitmq-server -detached >/dev/null 2>&1
-  if ! rabbitmqctl await_startup --timeout 120 >/dev/null 2>&1; then
-    echo "rabbitmq.sh: the node did not start within 120 s" >&2
-    stop
-    return 1
-  fi
+  # await_startup fails at once while the node is not yet known to epmd: ask again, up to 120 s
+  local deadline=$(( $(date +%s) + 120 ))
+  until rabbitmqctl await_startup --timeout 10 >/dev/null 2>&1; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "rabbitmq.sh: the node did not start within 120 s (log: /var/log/rabbitmq)" >&2
+      stop
+      return 1
+    fi
+    sleep 1
+  done
   echo "$uri"
 }
 

@@ -5,39 +5,77 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import org.ysuite.amqp.broker.EmbeddedBroker;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** One {@link EmbeddedBroker} per test class, with an admin channel for declaring and counting. */
+/**
+ * The broker of a test class, with an admin channel for declaring and counting: a new
+ * {@link EmbeddedBroker} per class, or ({@link #rabbitMq()}) the RabbitMQ node that
+ * {@value #RABBITMQ_URI} names, the class skipped where it is unset.
+ */
 final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
+    /** The environment variable naming a running RabbitMQ ({@code .ci/rabbitmq.sh start} prints it). */
+    static final String RABBITMQ_URI = "YSUITE_RABBITMQ_URI";
+
+    private final boolean rabbitMq;
     private EmbeddedBroker broker;
+    private ConnectionFactory factory;
     private Connection admin;
     private Channel channel;
 
+    BrokerExtension() {
+        this(false);
+    }
+
+    private BrokerExtension(boolean rabbitMq) {
+        this.rabbitMq = rabbitMq;
+    }
+
+    /** The RabbitMQ node of {@value #RABBITMQ_URI}. */
+    static BrokerExtension rabbitMq() {
+        return new BrokerExtension(true);
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        broker = EmbeddedBroker.start();
-        admin = broker.factory().newConnection("admin");
+        if (rabbitMq) {
+            String uri = System.getenv(RABBITMQ_URI);
+            Assumptions.assumeTrue(uri != null && !uri.isBlank(), RABBITMQ_URI + " is not set: no RabbitMQ to test on");
+            factory = new ConnectionFactory();
+            factory.setUri(uri);
+            factory.setAutomaticRecoveryEnabled(false);
+        } else {
+            broker = EmbeddedBroker.start();
+            factory = broker.factory();
+        }
+        admin = factory.newConnection("admin");
         channel = admin.createChannel();
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
         try {
-            admin.close();
+            if (admin != null) {
+                admin.close();
+            }
         } finally {
-            broker.close();
+            if (broker != null) {
+                broker.close();
+            }
         }
     }
 
     ConnectionFactory factory() {
-        return broker.factory();
+        return factory;
     }
 
+    /** Declares {@code queue} and empties it (a node that outlives the test run may hold an earlier run's). */
     void declare(String queue) throws IOException {
         channel.queueDeclare(queue, false, false, false, null);
+        channel.queuePurge(queue);
     }
 
     long messageCount(String queue) throws IOException {

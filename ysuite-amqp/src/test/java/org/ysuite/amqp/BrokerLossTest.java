@@ -1,6 +1,5 @@
 package org.ysuite.amqp;
 
-import org.ysuite.amqp.broker.EmbeddedBroker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.ysuite.amqp.broker.EmbeddedBroker;
 
 /** The broker stops mid-stream: every writer learns which of its messages were confirmed and which not. */
 @Timeout(45) // a hang (a lost wake-up, say) fails the test instead of the build
@@ -42,7 +42,7 @@ class BrokerLossTest {
             threads[i] = new Thread(() -> {
                 try {
                     for (long s = 1; s <= cap; s++) {
-                        w[id].publish("", "loss", AmqpPublisherTest.body(id, s));
+                        w[id].publish("", "loss", PublisherContract.body(id, s));
                         if (s == 300) {
                             w[id].awaitSettled(300);
                             confirmedSome.countDown();

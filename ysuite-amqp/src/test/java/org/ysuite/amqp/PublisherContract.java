@@ -1,0 +1,194 @@
+package org.ysuite.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.ysuite.amqp.broker.EmbeddedBroker;
+
+/**
+ * The publisher and the consumer against a real broker: every broker the tests know runs these
+ * ({@link AmqpPublisherTest}: Broker-J, {@link EmbeddedBroker}; {@link RabbitMqPublisherTest}).
+ */
+@Timeout(45) // a hang (a lost wake-up, say) fails the test instead of the build
+abstract class PublisherContract {
+
+    /** The broker of the concrete class (its registered extension). */
+    abstract BrokerExtension broker();
+
+    /** Body: writer (4 bytes), sequence (8), filler, CRC-32 of all before it (8). */
+    static byte[] body(int writer, long seq) {
+        int filler = (int) ((seq * 31 + writer * 7) % 200);
+        ByteBuffer b = ByteBuffer.allocate(4 + 8 + filler + 8);
+        b.putInt(writer).putLong(seq);
+        for (int i = 0; i < filler; i++) {
+            b.put((byte) (seq + i));
+        }
+        CRC32 crc = new CRC32();
+        crc.update(b.array(), 0, b.position());
+        b.putLong(crc.getValue());
+        return b.array();
+    }
+
+    @Test
+    void fourWritersEveryMessageConfirmedOnceAndConsumedOnceInOrder() throws Exception {
+        String queue = "four-writers";
+        broker().declare(queue);
+        int writers = 4;
+        int perWriter = 5000;
+        Fates[] fates = new Fates[writers];
+        PublisherWriter[] w = new PublisherWriter[writers];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).maxBatch(64)
+                .writerBufferBytes(16 * 1024).name("four").open(broker().factory())) {
+            Thread[] threads = new Thread[writers];
+            for (int i = 0; i < writers; i++) {
+                fates[i] = new Fates(perWriter);
+                w[i] = publisher.newWriter(fates[i]);
+                int id = i;
+                threads[i] = new Thread(() -> {
+                    try {
+                        for (long s = 1; s <= perWriter; s++) {
+                            byte[] b = body(id, s);
+                            assertEquals(s, w[id].publish("", queue, false, b, 0, b.length));
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    }
+                });
+                threads[i].start();
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertNull(failure.get());
+            for (int i = 0; i < writers; i++) {
+                assertTrue(w[i].awaitSettled(perWriter, 20, TimeUnit.SECONDS), "writer " + i + " settled");
+                assertNull(fates[i].error.get());
+                assertEquals(perWriter, w[i].confirmed());
+                assertEquals(perWriter, fates[i].count(Fate.CONFIRMED, perWriter));
+                assertEquals(0, w[i].lost() + w[i].nacked() + w[i].returned());
+            }
+            assertEquals((long) writers * perWriter, publisher.published());
+        }
+
+        long[] lastSeq = new long[writers];
+        List<String> errors = new ArrayList<>();
+        int total = writers * perWriter;
+        int received = 0;
+        try (AmqpConsumer consumer = AmqpConsumer.open(broker().factory(), queue, 500, 1 << 20)) {
+            while (received < total) {
+                received += consumer.poll((buf, off, len, tag, redelivered) -> {
+                    byte[] b = new byte[len];
+                    buf.get(off, b);
+                    ByteBuffer in = ByteBuffer.wrap(b);
+                    int writer = in.getInt();
+                    long seq = in.getLong();
+                    CRC32 crc = new CRC32();
+                    crc.update(b, 0, len - 8);
+                    if (in.getLong(len - 8) != crc.getValue()) {
+                        errors.add("checksum of " + writer + "/" + seq);
+                    }
+                    if (seq != lastSeq[writer] + 1) {
+                        errors.add("writer " + writer + ": " + seq + " after " + lastSeq[writer]);
+                    }
+                    lastSeq[writer] = seq;
+                }, 20, TimeUnit.SECONDS);
+            }
+        }
+        assertEquals(total, received);
+        assertEquals(List.of(), errors);
+        assertEquals(0, broker().messageCount(queue)); // every delivery acknowledged
+    }
+
+    @Test
+    void mandatoryUnroutableIsNotConfirmed() throws Exception {
+        String queue = "mandatory";
+        broker().declare(queue);
+        Fates fates = new Fates(3);
+        try (AmqpPublisher publisher = AmqpPublisher.builder().open(broker().factory())) {
+            PublisherWriter w = publisher.newWriter(fates);
+            byte[] b = {1, 2, 3};
+            w.publish("", queue, true, b, 0, 3);
+            w.publish("amq.direct", "no-such-binding", true, b, 0, 3);
+            long last = w.publish("", queue, b);
+            assertTrue(w.awaitSettled(last, 20, TimeUnit.SECONDS));
+        }
+        assertNull(fates.error.get());
+        assertEquals(Fate.CONFIRMED, fates.bySequence[1]);
+        // RabbitMQ returns, then acks (RETURNED); Broker-J nacks, then returns (NACKED).
+        assertTrue(fates.bySequence[2] == Fate.RETURNED || fates.bySequence[2] == Fate.NACKED,
+                String.valueOf(fates.bySequence[2]));
+        assertEquals(Fate.CONFIRMED, fates.bySequence[3]);
+    }
+
+    @Test
+    void closePublishesEverythingAcceptedAndLeavesNoThread() throws Exception {
+        String queue = "close";
+        broker().declare(queue);
+        AmqpPublisher publisher = AmqpPublisher.builder().name("closing").open(broker().factory());
+        PublisherWriter a = publisher.newWriter();
+        PublisherWriter b = publisher.newWriter();
+        for (int i = 0; i < 2000; i++) {
+            a.publish("", queue, body(0, i));
+            b.publish("", queue, body(1, i));
+        }
+        publisher.close();
+        // close() returned: every accepted message has its fate, confirmed by a live broker
+        assertEquals(2000, a.settled());
+        assertEquals(2000, b.settled());
+        assertEquals(2000, a.confirmed());
+        assertEquals(2000, b.confirmed());
+        assertEquals(4000, broker().messageCount(queue));
+        assertFalse(Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("closing-publisher")), "the publisher's thread ended");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> a.publish("", queue, new byte[1]));
+        assertEquals("the publisher is closed", e.getMessage());
+        assertThrows(IllegalStateException.class, publisher::newWriter);
+        assertFalse(publisher.isOpen());
+        publisher.close(); // idempotent
+        assertEquals(2000, a.accepted());
+    }
+
+    @Test
+    void argumentsAreCheckedAndNamed() throws Exception {
+        AmqpPublisherBuilder builder = AmqpPublisher.builder();
+        assertMessage("confirmWindow must be a power of two in 1..1048576: 3",
+                () -> builder.confirmWindow(3));
+        assertMessage("maxBatch must be in 1..65536: 0", () -> builder.maxBatch(0));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> builder.writerBufferBytes(0))
+                .getMessage().startsWith("writerBufferBytes must be in "));
+        assertEquals("onFull", assertThrows(NullPointerException.class, () -> builder.onFull(null)).getMessage());
+        try (AmqpPublisher publisher = builder.writerBufferBytes(4096).open(broker().factory())) {
+            PublisherWriter w = publisher.newWriter();
+            String longKey = "k".repeat(256);
+            assertMessage("routingKey is 256 UTF-8 bytes: at most 255 (an AMQP short string)",
+                    () -> w.publish("", longKey, new byte[1]));
+            assertMessage("exchange is 256 UTF-8 bytes: at most 255 (an AMQP short string)",
+                    () -> w.publish("\u00e9".repeat(128), "k", new byte[1]));
+            int max = w.maxRecordLength() - 3 - 1;
+            assertMessage("body is " + (max + 1) + " bytes: at most " + max
+                    + " fit with this exchange and routing key (writerBufferBytes 4096, largest record "
+                    + w.maxRecordLength() + " bytes)", () -> w.publish("", "k", new byte[max + 1]));
+            assertThrows(IndexOutOfBoundsException.class, () -> w.publish("", "k", false, new byte[4], 2, 3));
+            assertEquals("exchange", assertThrows(NullPointerException.class,
+                    () -> w.publish(null, "k", new byte[1])).getMessage());
+            assertMessage("sequence must be in 1..0 (accepted so far): 1", () -> w.awaitSettled(1));
+            assertEquals(0, w.accepted());
+        }
+    }
+
+    private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable call) {
+        assertEquals(expected, assertThrows(IllegalArgumentException.class, call).getMessage());
+    }
+}
