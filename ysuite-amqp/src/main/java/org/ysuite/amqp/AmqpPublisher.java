@@ -424,6 +424,12 @@ public final class AmqpPublisher implements AutoCloseable {
 
     private void sleep(boolean settledDown) throws InterruptedException {
         boolean open = state == OPEN;
+        if (!settledDown && !blocked && !channelDown && awakeCount > 0 && ledger.room() > 0) {
+            // publishBatch found the window full, and confirms made room since: their listener
+            // saw no wantsSettle and woke no one, and the writers wait for room in their pipes,
+            // so a sleep now would be for good. Publish again.
+            return;
+        }
         boolean windowFull = awakeCount > 0 && ledger.room() == 0;
         if (windowFull || !open) {
             wantsSettle = true;
