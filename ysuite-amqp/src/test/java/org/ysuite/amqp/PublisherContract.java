@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,30 +47,18 @@ abstract class PublisherContract {
         int perWriter = 5000;
         Fates[] fates = new Fates[writers];
         PublisherWriter[] w = new PublisherWriter[writers];
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).maxBatch(64)
                 .writerBufferBytes(16 * 1024).name("four").open(broker().factory())) {
-            Thread[] threads = new Thread[writers];
             for (int i = 0; i < writers; i++) {
                 fates[i] = new Fates(perWriter);
                 w[i] = publisher.newWriter(fates[i]);
-                int id = i;
-                threads[i] = new Thread(() -> {
-                    try {
-                        for (long s = 1; s <= perWriter; s++) {
-                            byte[] b = body(id, s);
-                            assertEquals(s, w[id].publish("", queue, false, b, 0, b.length));
-                        }
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    }
-                });
-                threads[i].start();
             }
-            for (Thread t : threads) {
-                t.join();
-            }
-            assertNull(failure.get());
+            WriterThreads.run(writers, id -> {
+                for (long s = 1; s <= perWriter; s++) {
+                    byte[] b = body(id, s);
+                    assertEquals(s, w[id].publish("", queue, false, b, 0, b.length));
+                }
+            });
             for (int i = 0; i < writers; i++) {
                 assertTrue(w[i].awaitSettled(perWriter, 20, TimeUnit.SECONDS), "writer " + i + " settled");
                 assertNull(fates[i].error.get());

@@ -1,14 +1,12 @@
 package org.ysuite.amqp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,30 +29,18 @@ class WindowRaceTest {
         }
         int writers = 2;
         int perWriter = 100_000;
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(8).maxBatch(8)
                 .writerBufferBytes(4096).name("window-race").open(BROKER.factory())) {
             PublisherWriter[] w = new PublisherWriter[writers];
-            Thread[] threads = new Thread[writers];
             for (int i = 0; i < writers; i++) {
                 w[i] = publisher.newWriter();
-                PublisherWriter mine = w[i];
-                threads[i] = new Thread(() -> {
-                    byte[] body = new byte[8];
-                    try {
-                        for (int s = 0; s < perWriter; s++) {
-                            mine.publish("window-race", "", body);
-                        }
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    }
-                });
-                threads[i].start();
             }
-            for (Thread t : threads) {
-                t.join();
-            }
-            assertNull(failure.get());
+            WriterThreads.run(writers, id -> {
+                byte[] body = new byte[8];
+                for (int s = 0; s < perWriter; s++) {
+                    w[id].publish("window-race", "", body);
+                }
+            });
             for (int i = 0; i < writers; i++) {
                 assertTrue(w[i].awaitSettled(perWriter, 30, TimeUnit.SECONDS), "writer " + i + " settled");
                 assertEquals(perWriter, w[i].confirmed());
