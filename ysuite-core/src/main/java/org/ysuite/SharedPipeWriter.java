@@ -373,7 +373,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
             throw corrupt("head " + head + " with the writer at " + w + " in a ring of " + capacity);
         }
         if (head != headCache) {
-            counters.anchor(records - SharedPipeCounters.recordsIn(ring, w, tail), w); // as anchor()
+            anchor();
         }
         return head;
     }
