@@ -424,18 +424,16 @@ public final class AmqpPublisher implements AutoCloseable {
 
     private void sleep(boolean settledDown) throws InterruptedException {
         boolean open = state == OPEN;
-        if (!settledDown && !blocked && !channelDown && awakeCount > 0 && ledger.room() > 0) {
-            // publishBatch found the window full, and confirms made room since: their listener
-            // saw no wantsSettle and woke no one, and the writers wait for room in their pipes,
-            // so a sleep now would be for good. Publish again.
-            return;
-        }
-        boolean windowFull = awakeCount > 0 && ledger.room() == 0;
-        if (windowFull || !open) {
+        // Writers with messages wait while publishBatch stopped at a full window: a confirm ends
+        // that wait (a block or a failure ends theirs with their own listener's wake-up).
+        boolean waitsForRoom = awakeCount > 0 && !settledDown && !blocked && !channelDown;
+        if (waitsForRoom || !open) {
             wantsSettle = true;
-            // Dekker with Confirms.settled: this wrote wantsSettle, now reads the ledger; the
-            // confirm listener wrote the ledger, then reads wantsSettle.
-            boolean changed = windowFull ? ledger.room() > 0 : !settledDown && ledger.outstanding() == 0;
+            // Dekker with Confirms.settled: this wrote wantsSettle (volatile), now reads the
+            // ledger; the confirm listener wrote the ledger (volatile settled), then reads
+            // wantsSettle. So a confirm that made room after publishBatch looked is seen here,
+            // or it wakes this thread.
+            boolean changed = waitsForRoom ? ledger.room() > 0 : !settledDown && ledger.outstanding() == 0;
             if (changed) {
                 wantsSettle = false;
                 return;
