@@ -1,5 +1,7 @@
 package org.ysuite.amqp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -32,14 +34,33 @@ public final class PublisherWriter {
     private final YMailbox.Writer<Object> wake;
     private final FateListener listener;
 
+    private static final VarHandle ACCEPTED;
+    private static final VarHandle ACTIVE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            ACCEPTED = l.findVarHandle(PublisherWriter.class, "accepted", long.class);
+            ACTIVE = l.findVarHandle(PublisherWriter.class, "active", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     // Writer thread.
-    /** Messages accepted; written by the writer thread only, read by any (volatile). */
+    /**
+     * Messages accepted; written by the writer thread only (a release store: no later load of
+     * the writer's depends on it), read by any (volatile read: acquire).
+     */
     private volatile long accepted;
     /**
      * True while the writer thread is inside {@link #publish}: the close and failure paths wait
      * for it to be false before they trust that no more records come. Dekker with the publisher's
-     * state: the writer writes this (volatile), then reads the state; the closer writes the state,
-     * then reads this; one of them sees the other.
+     * state: the writer writes true (volatile: a StoreLoad before its read of the state), then
+     * reads the state; the closer writes the state, then reads this; one of them sees the other.
+     * The writer's false is a release store: it orders the publish's pipe writes and flush before
+     * it, for the publisher that reads false (volatile read: acquire), and the writer loads
+     * nothing after it.
      */
     private volatile boolean active;
 
@@ -140,13 +161,13 @@ public final class PublisherWriter {
             buf.put(next, body, offset, length);
             pipe.commit(false);
             long seq = accepted + 1;
-            accepted = seq;
+            ACCEPTED.setRelease(this, seq);
             if (!pipe.flush()) {
                 wake.send(this); // the publisher's thread was asleep on this pipe
             }
             return seq;
         } finally {
-            active = false;
+            ACTIVE.setRelease(this, false);
         }
     }
 
