@@ -87,6 +87,32 @@ final class Charts {
         this.dir = dir;
     }
 
+    /** Draws charts; may fail where the JDK's fonts cannot load. */
+    interface Drawing<T> {
+        /**
+         * Draws.
+         *
+         * @return what was drawn
+         * @throws IOException if a file cannot be written
+         */
+        List<T> draw() throws IOException;
+    }
+
+    /**
+     * Runs {@code drawing}, or, where AWT cannot draw text on this machine (a headless server
+     * without the font libraries: {@link LinkageError} from {@code libfontmanager}, or AWT's own
+     * errors), says so on the terminal and returns no chart: the tables are the report, the
+     * charts only show them.
+     */
+    static <T> List<T> orNone(Drawing<T> drawing) throws IOException {
+        try {
+            return drawing.draw();
+        } catch (LinkageError | java.awt.AWTError | IllegalStateException e) {
+            System.out.println("charts left out: this JDK cannot draw text here (" + e + ")");
+            return List.of();
+        }
+    }
+
     /**
      * The colour of a row's contender: y-suite's blue for every y-suite row, grey for baselines,
      * else the peer's own colour, the same on every chart.

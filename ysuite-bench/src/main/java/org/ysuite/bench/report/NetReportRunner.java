@@ -203,10 +203,14 @@ final class NetReportRunner {
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
         NetReport report = new NetReport(results, cores);
         String md = report.render(machine);
-        List<String> charts = report.charts(out);
-        Files.write(out.resolve("report.md"), (md + "\nCharts: " + String.join(", ", charts) + "\n")
-                .getBytes(StandardCharsets.UTF_8));
         Files.write(out.resolve("results.csv"), Csv.of(results).getBytes(StandardCharsets.UTF_8));
+        Files.write(out.resolve("report.md"), md.getBytes(StandardCharsets.UTF_8)); // before the charts, which may fail
+        Path dir = out;
+        List<String> charts = Charts.orNone(() -> report.charts(dir));
+        if (!charts.isEmpty()) {
+            Files.write(out.resolve("report.md"), (md + "\nCharts: " + String.join(", ", charts) + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
         System.out.println();
         System.out.println(md);
         System.out.println("Written to " + out.toAbsolutePath() + ": jmh-result.json, results.csv, report.md, machine.md, "

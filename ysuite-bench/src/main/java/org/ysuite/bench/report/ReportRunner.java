@@ -308,7 +308,7 @@ public final class ReportRunner {
         int cores = coresFrom(machine);
         Report report = new Report(results, cores);
         String md = report.render(machine);
-        List<Charts.Chart> charts = new Charts(report, dir).drawAll();
+        List<Charts.Chart> charts = Charts.orNone(new Charts(report, dir)::drawAll);
         StringBuilder full = new StringBuilder(md);
         if (!charts.isEmpty()) {
             full.append("\n## Charts\n");
