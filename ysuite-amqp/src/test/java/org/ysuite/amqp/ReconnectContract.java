@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
  * accepted after the reconnection are confirmed. Every broker the tests know runs it
  * ({@link ReconnectTest}: Broker-J; {@link RabbitMqReconnectTest}).
  */
-@Timeout(60) // a hang (a lost wake-up, a confirm never mapped) fails the test instead of the build
+// A hang (a lost wake-up, a confirm never mapped, a close that never ends) fails the test instead of
+// the build: in a thread of its own, since close() waits for the publisher's thread uninterruptibly.
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 abstract class ReconnectContract {
 
     /** The broker of the concrete class (its registered extension). */
