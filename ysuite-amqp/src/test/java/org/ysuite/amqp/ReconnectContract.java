@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A publisher with reconnection whose connection the broker closes mid-stream: every writer learns
- * which of its messages were confirmed, every confirmed one is in the queue, and the messages
- * accepted after the reconnection are confirmed. Every broker the tests know runs it
+ * A publisher and a consumer with reconnection whose connections the broker closes mid-stream:
+ * every writer learns which of its messages were confirmed, the consumer (reconnecting too) gets
+ * every confirmed one, and the messages accepted after the reconnection are confirmed. Every broker the tests know runs it
  * ({@link ReconnectTest}: Broker-J; {@link RabbitMqReconnectTest}).
  */
 // A hang (a lost wake-up, a confirm never mapped, a close that never ends) fails the test instead of
@@ -60,6 +61,9 @@ abstract class ReconnectContract {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch confirmedSome = new CountDownLatch(writers);
         CountDownLatch reconnected = new CountDownLatch(1);
+        long[] acceptedBy = new long[writers];
+        Consuming consuming = new Consuming(queue, writers, cap, fates, acceptedBy, failure);
+        consuming.start();
         AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(512).writerBufferBytes(8192)
                 .reconnect(Duration.ofMillis(1), Duration.ofMillis(50)).name("reconnecting")
                 .open(broker().factory());
@@ -120,45 +124,109 @@ abstract class ReconnectContract {
         publisher.close();
         assertFalse(publisher.isConnected());
         assertFalse(threadNamed("reconnecting-publisher"), "the publisher's thread ended");
-        System.out.println("connections killed: " + confirmed + " confirmed, " + lost + " lost, "
-                + reconnections + " reconnection(s)");
 
-        // Every confirmed message is in the queue, once; a lost one may be (the broker took it,
-        // its confirm did not come), no other message is.
-        long inQueue = broker().messageCount(queue);
-        assertTrue(inQueue >= confirmed, inQueue + " in the queue, " + confirmed + " confirmed");
-        boolean[][] seen = new boolean[writers][];
         for (int i = 0; i < writers; i++) {
-            seen[i] = new boolean[(int) w[i].accepted() + 1];
+            acceptedBy[i] = w[i].accepted();
         }
-        List<String> errors = new ArrayList<>();
-        long received = 0;
-        try (AmqpConsumer consumer = AmqpConsumer.open(broker().factory(), queue, 500, 1 << 20)) {
-            while (received < inQueue) {
-                int n = consumer.poll((buf, off, len, tag, redelivered) -> {
-                    ByteBuffer in = buf.duplicate();
-                    int writer = in.getInt(off);
-                    long seq = in.getLong(off + 4);
-                    if (writer < 0 || writer >= writers || seq < 1 || seq >= seen[writer].length) {
-                        errors.add("a message never accepted: " + writer + "/" + seq);
-                    } else if (seen[writer][(int) seq]) {
-                        errors.add("twice: " + writer + "/" + seq);
-                    } else {
-                        seen[writer][(int) seq] = true;
-                    }
-                }, 20, TimeUnit.SECONDS);
-                assertTrue(n > 0, "the queue's messages come: " + received + " of " + inQueue);
-                received += n;
-            }
-        }
-        assertEquals(List.of(), errors);
-        for (int i = 0; i < writers; i++) {
-            for (int s = 1; s < seen[i].length; s++) {
-                if (fates[i].bySequence[s] == Fate.CONFIRMED && !seen[i][s]) {
-                    errors.add("confirmed, not consumed: " + i + "/" + s);
-                }
-            }
-        }
-        assertEquals(List.of(), errors.subList(0, Math.min(10, errors.size())));
+        consuming.settled = true; // volatile: the fates and acceptedBy are the consumer's to read
+        consuming.join();
+        assertNull(failure.get());
+        assertEquals(List.of(), consuming.errors);
+        assertTrue(consuming.reconnections >= 1, "the consumer reconnected");
+        System.out.println("connections killed: " + confirmed + " confirmed, " + lost + " lost, "
+                + reconnections + " reconnection(s); consumed " + consuming.received + ", "
+                + consuming.redelivered + " redelivered, consumer reconnected " + consuming.reconnections);
     }
+
+    /**
+     * Consumes the queue from the start, with reconnection, until every confirmed message came
+     * (once it knows which are: {@link #settled}); a message may come twice only redelivered.
+     */
+    private final class Consuming extends Thread {
+        private final String queue;
+        private final Fates[] fates;
+        private final long[] acceptedBy;
+        private final AtomicReference<Throwable> failure;
+        private final byte[][] seen;
+        final List<String> errors = new ArrayList<>();
+        volatile boolean settled;
+        long received;
+        long redelivered;
+        long reconnections;
+
+        Consuming(String queue, int writers, int cap, Fates[] fates, long[] acceptedBy,
+                  AtomicReference<Throwable> failure) {
+            super("consuming");
+            this.queue = queue;
+            this.fates = fates;
+            this.acceptedBy = acceptedBy;
+            this.failure = failure;
+            this.seen = new byte[writers][cap + 1];
+        }
+
+        @Override
+        public void run() {
+            long[] next = new long[seen.length]; // each writer's first confirmed message not seen yet
+            java.util.Arrays.fill(next, 1);
+            try (AmqpConsumer consumer = AmqpConsumer.open(broker().factory(), queue, 500, 1 << 20,
+                    Duration.ofMillis(1), Duration.ofMillis(50))) {
+                long idleSince = System.nanoTime();
+                for (;;) {
+                    // the timeout only lets the loop look at settled now and then
+                    int n = consumer.poll(this::delivered, 100, TimeUnit.MILLISECONDS);
+                    received += n;
+                    if (n > 0) {
+                        idleSince = System.nanoTime();
+                    }
+                    if (settled && covered(next)) {
+                        break;
+                    }
+                    if (settled && System.nanoTime() - idleSince > TimeUnit.SECONDS.toNanos(20)) {
+                        errors.add("confirmed, never consumed: writer 0 from " + next[0] + ", 1 from " + next[1]
+                                + ", 2 from " + next[2] + ", 3 from " + next[3]);
+                        break;
+                    }
+                }
+                reconnections = consumer.reconnections();
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            }
+        }
+
+        private void delivered(ByteBuffer buf, int off, int len, long tag, boolean redelivery) {
+            ByteBuffer in = buf.duplicate().order(ByteOrder.BIG_ENDIAN); // as body() wrote it
+            int writer = in.getInt(off);
+            long seq = in.getLong(off + 4);
+            if (writer < 0 || writer >= seen.length || seq < 1 || seq >= seen[writer].length) {
+                error("a message never published: " + writer + "/" + seq);
+            } else if (seen[writer][(int) seq] != 0 && !redelivery) {
+                error("twice, not redelivered: " + writer + "/" + seq);
+            } else {
+                seen[writer][(int) seq] = 1;
+            }
+            if (redelivery) {
+                redelivered++;
+            }
+        }
+
+        private void error(String e) {
+            if (errors.size() < 10) {
+                errors.add(e);
+            }
+        }
+
+        private boolean covered(long[] next) {
+            boolean all = true;
+            for (int i = 0; i < next.length; i++) {
+                long s = next[i];
+                while (s <= acceptedBy[i] && (fates[i].bySequence[(int) s] != Fate.CONFIRMED || seen[i][(int) s] != 0)) {
+                    s++;
+                }
+                next[i] = s;
+                all &= s > acceptedBy[i];
+            }
+            return all;
+        }
+    }
+
 }
