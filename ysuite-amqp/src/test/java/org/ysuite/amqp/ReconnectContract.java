@@ -64,7 +64,7 @@ abstract class ReconnectContract {
         long[] acceptedBy = new long[writers];
         Consuming consuming = new Consuming(queue, writers, cap, fates, acceptedBy, failure);
         consuming.start();
-        AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(512).writerBufferBytes(8192)
+        AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).writerBufferBytes(64 * 1024)
                 .reconnect(Duration.ofMillis(1), Duration.ofMillis(50)).name("reconnecting")
                 .open(broker().factory());
         Thread[] threads = new Thread[writers];
@@ -123,7 +123,7 @@ abstract class ReconnectContract {
         long reconnections = publisher.reconnections();
         // Only what was published and unanswered at a loss is lost (at most the confirm window
         // each time), not what waited in the writers' buffers.
-        assertTrue(lost <= 512 * reconnections, lost + " lost in " + reconnections + " loss(es)");
+        assertTrue(lost <= 256 * reconnections, lost + " lost in " + reconnections + " loss(es)");
         publisher.close();
         assertFalse(publisher.isConnected());
         assertFalse(threadNamed("reconnecting-publisher"), "the publisher's thread ended");
