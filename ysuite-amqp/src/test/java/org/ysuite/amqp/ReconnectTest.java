@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.rabbitmq.client.Connection;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.ysuite.amqp.broker.EmbeddedBroker;
@@ -78,5 +80,38 @@ class ReconnectTest extends ReconnectContract {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> w.publish("", "no-queue", new byte[1]));
         assertEquals("the publisher is closed", e.getMessage());
+    }
+
+    @Test
+    void consumerWaitingToReconnectToAGoneBrokerIsEndedByClose() throws Exception {
+        EmbeddedBroker broker = EmbeddedBroker.start();
+        try (Connection admin = broker.factory().newConnection("admin")) {
+            admin.createChannel().queueDeclare("gone", false, false, false, null);
+        }
+        // The first try an hour after the loss: only close() can end the poll's wait.
+        AmqpConsumer consumer = AmqpConsumer.open(broker.factory(), "gone", 10, 4096,
+                Duration.ofHours(1), Duration.ofHours(1));
+        AtomicReference<Throwable> ended = new AtomicReference<>();
+        Thread poller = new Thread(() -> {
+            try {
+                consumer.poll((buf, off, len, tag, redelivered) -> { });
+                ended.set(new AssertionError("poll returned"));
+            } catch (Throwable t) {
+                ended.set(t);
+            }
+        }, "gone-poller");
+        poller.start();
+        broker.close(); // for good
+        // the poller saw the loss and waits in the back-off (its stack says so)
+        awaitState("the poller waits to reconnect", () -> poller.getState() == Thread.State.TIMED_WAITING
+                && java.util.Arrays.stream(poller.getStackTrace()).anyMatch(f -> f.getMethodName().equals("reconnect")));
+        consumer.close();
+        poller.join();
+        assertTrue(ended.get() instanceof IllegalStateException, String.valueOf(ended.get()));
+        assertEquals("the consumer is closed", ended.get().getMessage());
+        assertEquals(0, consumer.reconnections());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> consumer.poll((buf, off, len, tag, redelivered) -> { }, 1, TimeUnit.SECONDS));
+        assertEquals("the consumer is closed", e.getMessage());
     }
 }
