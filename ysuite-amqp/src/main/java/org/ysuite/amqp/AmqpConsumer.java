@@ -9,6 +9,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,33 +29,107 @@ import org.ysuite.OffHeapYPipe;
  * writer (amqp-client dispatches one channel's deliveries one at a time, with a happens-before
  * edge between them); acknowledgements go out from the polling thread (amqp-client serialises a
  * channel's outgoing commands). When the channel goes down the pipe is closed: what was delivered
- * but not acknowledged is the broker's to deliver again, and {@link #poll} throws.
+ * but not acknowledged is the broker's to deliver again, and {@link #poll} throws, unless the
+ * consumer reconnects.
+ *
+ * <p>Opened with a reconnection delay ({@link #open(ConnectionFactory, String, int, int, Duration,
+ * Duration)}), the polling thread itself opens a new connection (same factory), channel and pipe
+ * after a loss, with back-off, within its {@code poll}'s timeout, and consumes again. The
+ * deliveries the lost channel had not acknowledged (those still in its pipe, and those whose
+ * acknowledgement the loss kept from the broker) are the broker's to deliver again, marked
+ * redelivered: delivery is at least once, and a handler may see a message twice. amqp-client's
+ * automatic recovery is always off for the consumer's connection.
  */
 public final class AmqpConsumer implements AutoCloseable {
 
     private static final int HEADER = 9;
+    private static final String CONNECTION_NAME = "ysuite-amqp-consumer";
+    /** The shortest wait between two tries to reconnect. */
+    private static final long MIN_RECONNECT_DELAY = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final Connection connection;
-    private final Channel channel;
-    private final OffHeapYPipe pipe;
-    private volatile String downCause;
+    private final ConnectionFactory factory;
+    private final String queue;
+    private final int prefetch;
+    private final int bufferBytes;
+    /** The first wait before reconnecting, in nanoseconds; {@code -1}: no reconnection. */
+    private final long reconnectDelay;
+    private final long maxReconnectDelay;
+    /** Guards the back-off wait: close() wakes it. */
+    private final Object backOff = new Object();
+    /**
+     * The current connection, channel and pipe; written by the polling thread (and the opener).
+     * Dekker with close(): the poller writes a new link, then reads {@link #closed}; close() writes
+     * closed, then reads the link; so one of them closes the new link.
+     */
+    private volatile Link link;
+    private volatile boolean closed;
+    private volatile long reconnections;
 
     // Polling thread.
     private DeliveryHandler handler;
     private long lastTag;
+    private long nextDelay;
     private final MessageHandler unpack = this::unpack;
 
-    private AmqpConsumer(Connection connection, String queue, int prefetch, int bufferBytes) throws IOException {
-        this.connection = connection;
-        this.pipe = new OffHeapYPipe(bufferBytes);
-        this.channel = connection.createChannel();
-        channel.addShutdownListener(this::down);
-        channel.basicQos(prefetch);
-        channel.basicConsume(queue, false, new Dispatch(channel));
+    private AmqpConsumer(ConnectionFactory factory, String queue, int prefetch, int bufferBytes,
+                         long reconnectDelay, long maxReconnectDelay) throws IOException, TimeoutException {
+        this.factory = factory;
+        this.queue = queue;
+        this.prefetch = prefetch;
+        this.bufferBytes = bufferBytes;
+        this.reconnectDelay = reconnectDelay;
+        this.maxReconnectDelay = maxReconnectDelay;
+        this.nextDelay = reconnectDelay;
+        this.link = new Link();
+    }
+
+    /** One connection, its channel consuming the queue, and the pipe its deliveries go into. */
+    private final class Link {
+        final Connection connection;
+        final Channel channel;
+        final OffHeapYPipe pipe = new OffHeapYPipe(bufferBytes);
+        volatile String downCause;
+
+        Link() throws IOException, TimeoutException {
+            Connection c = factory.newConnection(CONNECTION_NAME);
+            try {
+                this.connection = c;
+                this.channel = c.createChannel();
+                channel.addShutdownListener(this::down);
+                channel.basicQos(prefetch);
+                channel.basicConsume(queue, false, new Dispatch(channel, this));
+            } catch (IOException | RuntimeException e) {
+                c.abort();
+                pipe.close();
+                throw e;
+            }
+        }
+
+        private void down(ShutdownSignalException cause) {
+            if (downCause == null) {
+                downCause = String.valueOf(cause.getMessage());
+            }
+            pipe.close(); // wakes a poll asleep on it
+        }
+
+        void close() {
+            if (downCause == null) {
+                downCause = "closed";
+            }
+            try {
+                if (connection.isOpen()) {
+                    connection.close();
+                }
+            } catch (IOException | RuntimeException e) {
+                connection.abort();
+            }
+            pipe.close();
+        }
     }
 
     /**
-     * Opens a connection of its own and starts consuming {@code queue}.
+     * Opens a connection of its own and starts consuming {@code queue}; the consumer ends with
+     * its connection.
      *
      * @param factory the connection's settings
      * @param queue the queue's name
@@ -69,6 +144,46 @@ public final class AmqpConsumer implements AutoCloseable {
      */
     public static AmqpConsumer open(ConnectionFactory factory, String queue, int prefetch, int bufferBytes)
             throws IOException, TimeoutException {
+        return open(factory, queue, prefetch, bufferBytes, -1, -1);
+    }
+
+    /**
+     * Opens a connection of its own and starts consuming {@code queue}; after a lost connection or
+     * channel, {@link #poll} reconnects: the first try {@code initialDelay} after it saw the loss,
+     * then after twice the last wait (at least 1 ms), up to {@code maxDelay}, each within its
+     * timeout. What was not acknowledged is delivered again (at least once).
+     *
+     * @param factory the connection's settings
+     * @param queue the queue's name
+     * @param prefetch the most unacknowledged deliveries, {@code 1} to {@code 65535}
+     * @param bufferBytes the pipe's capacity; a delivery takes 9 bytes and its body, and must fit
+     *     {@code OffHeapYPipe.maxMessageLength(bufferBytes)}
+     * @param initialDelay the wait before the first try, {@code 0} to {@code maxDelay}
+     * @param maxDelay the longest wait between two tries, 1 ms to 1 hour
+     * @return the consumer
+     * @throws IOException if the first connection, channel or subscription fails
+     * @throws TimeoutException if the first connection times out
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws NullPointerException if an argument is null
+     */
+    public static AmqpConsumer open(ConnectionFactory factory, String queue, int prefetch, int bufferBytes,
+                                    Duration initialDelay, Duration maxDelay) throws IOException, TimeoutException {
+        Objects.requireNonNull(initialDelay, "initialDelay");
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        if (maxDelay.compareTo(AmqpPublisherBuilder.MIN_RECONNECT_MAX_DELAY) < 0
+                || maxDelay.compareTo(AmqpPublisherBuilder.MAX_RECONNECT_DELAY) > 0) {
+            throw new IllegalArgumentException("maxDelay must be in " + AmqpPublisherBuilder.MIN_RECONNECT_MAX_DELAY
+                    + ".." + AmqpPublisherBuilder.MAX_RECONNECT_DELAY + ": " + maxDelay);
+        }
+        if (initialDelay.isNegative() || initialDelay.compareTo(maxDelay) > 0) {
+            throw new IllegalArgumentException("initialDelay must be in PT0S..maxDelay (" + maxDelay + "): "
+                    + initialDelay);
+        }
+        return open(factory, queue, prefetch, bufferBytes, initialDelay.toNanos(), maxDelay.toNanos());
+    }
+
+    private static AmqpConsumer open(ConnectionFactory factory, String queue, int prefetch, int bufferBytes,
+                                     long initialDelay, long maxDelay) throws IOException, TimeoutException {
         Objects.requireNonNull(factory, "factory");
         Objects.requireNonNull(queue, "queue");
         if (prefetch < 1 || prefetch > 65535) {
@@ -78,19 +193,21 @@ public final class AmqpConsumer implements AutoCloseable {
             throw new IllegalArgumentException("bufferBytes must be in " + OffHeapYPipe.MIN_CAPACITY_BYTES
                     + ".." + OffHeapYPipe.MAX_CAPACITY_BYTES + ": " + bufferBytes);
         }
-        Connection c = factory.newConnection("ysuite-amqp-consumer");
-        try {
-            return new AmqpConsumer(c, queue, prefetch, bufferBytes);
-        } catch (IOException | RuntimeException e) {
-            c.abort();
-            throw e;
-        }
+        ConnectionFactory own = factory.clone();
+        own.setAutomaticRecoveryEnabled(false); // a recovered channel restarts its delivery tags
+        own.setTopologyRecoveryEnabled(false);
+        return new AmqpConsumer(own, queue, prefetch, bufferBytes, initialDelay, maxDelay);
     }
 
-    /** amqp-client's dispatch thread: each delivery into the pipe. */
-    private final class Dispatch extends DefaultConsumer {
-        Dispatch(Channel channel) {
+    /** amqp-client's dispatch thread: each delivery into its link's pipe. */
+    private static final class Dispatch extends DefaultConsumer {
+        private final Link link;
+        private final OffHeapYPipe pipe;
+
+        Dispatch(Channel channel, Link link) {
             super(channel);
+            this.link = link;
+            this.pipe = link.pipe;
         }
 
         @Override
@@ -121,19 +238,12 @@ public final class AmqpConsumer implements AutoCloseable {
             } catch (IllegalStateException e) {
                 // the pipe is closed (the consumer is closing) or the body is too large: the
                 // delivery stays unacknowledged, the broker's to deliver again
-                if (downCause == null) {
-                    downCause = e.getMessage();
+                if (link.downCause == null) {
+                    link.downCause = e.getMessage();
                 }
                 pipe.close();
             }
         }
-    }
-
-    private void down(ShutdownSignalException cause) {
-        if (downCause == null) {
-            downCause = String.valueOf(cause.getMessage());
-        }
-        pipe.close(); // wakes a poll asleep on it
     }
 
     /**
@@ -143,7 +253,7 @@ public final class AmqpConsumer implements AutoCloseable {
      * @param handler called once per delivery, in order, on this thread
      * @return how many deliveries were handed over, at least {@code 1}
      * @throws InterruptedException if interrupted while waiting
-     * @throws IllegalStateException if the consumer is closed or its channel is down
+     * @throws IllegalStateException if the consumer is closed, or (without reconnection) its channel is down
      * @throws IOException if the acknowledgement cannot be sent
      * @throws NullPointerException if {@code handler} is null
      */
@@ -155,15 +265,17 @@ public final class AmqpConsumer implements AutoCloseable {
      * Waits at most {@code timeout} for deliveries, hands every waiting one to {@code handler} and
      * acknowledges them together. An exception from the handler propagates at once, with nothing
      * acknowledged; the next successful poll's {@code multiple} acknowledgement covers the
-     * deliveries before it, the failed one included.
+     * deliveries before it, the failed one included. With reconnection, a loss found here is
+     * mended here, within the timeout: the deliveries of the lost channel not yet acknowledged
+     * (those handed over by a poll whose acknowledgement failed included) come again.
      *
      * @param handler called once per delivery, in order, on this thread
      * @param timeout how long to wait, {@code >= 0}
      * @param unit the unit of {@code timeout}
-     * @return how many deliveries were handed over; {@code 0} if the time ran out
+     * @return how many deliveries were handed over; {@code 0} if the time ran out (reconnecting, perhaps)
      * @throws InterruptedException if interrupted while waiting
-     * @throws IllegalStateException if the consumer is closed or its channel is down
-     * @throws IOException if the acknowledgement cannot be sent
+     * @throws IllegalStateException if the consumer is closed, or (without reconnection) its channel is down
+     * @throws IOException if the acknowledgement cannot be sent (without reconnection)
      * @throws IllegalArgumentException if {@code timeout} is negative
      * @throws NullPointerException if {@code handler} or {@code unit} is null
      */
@@ -173,26 +285,107 @@ public final class AmqpConsumer implements AutoCloseable {
         if (timeout < 0) {
             throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
         }
-        try {
-            int n = drain(handler);
-            if (n == 0 && pipe.awaitMessage(timeout, unit)) {
-                n = drain(handler);
+        long deadline = System.nanoTime() + Math.min(unit.toNanos(timeout), Long.MAX_VALUE / 4);
+        for (;;) {
+            Link l = link;
+            if (l.pipe.isClosed() && reconnects()) {
+                l = reconnect(deadline);
+                if (l == null) {
+                    return 0; // the time ran out before a new connection was up
+                }
             }
-            if (n > 0) {
-                channel.basicAck(lastTag, true);
+            int n = 0;
+            try {
+                n = drain(l, handler);
+                if (n == 0 && l.pipe.awaitMessage(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    n = drain(l, handler);
+                }
+                if (n > 0) {
+                    l.channel.basicAck(lastTag, true);
+                }
+                return n;
+            } catch (IllegalStateException e) {
+                if (!l.pipe.isClosed()) {
+                    throw e; // the handler's own
+                }
+                if (!reconnects()) {
+                    throw new IllegalStateException(closed ? "the consumer is closed"
+                            : "the consumer's channel is down: " + l.downCause, e);
+                }
+                // the pipe closed under this poll: its deliveries come again, on the next link
+            } catch (IOException | RuntimeException e) {
+                if (!reconnects() || n == 0) {
+                    throw e;
+                }
+                // The acknowledgement was lost with the channel: these n deliveries come again.
+                l.pipe.close();
+                return n;
             }
-            return n;
-        } catch (IllegalStateException e) {
-            String cause = downCause;
-            throw new IllegalStateException(cause == null ? "the consumer is closed" : "the consumer's channel is down: "
-                    + cause, e);
         }
     }
 
-    private int drain(DeliveryHandler h) {
+    private boolean reconnects() {
+        return reconnectDelay >= 0 && !closed;
+    }
+
+    /**
+     * Polling thread, after a loss: opens a new link, waiting {@code nextDelay} before each try
+     * (close() ends the wait), until one succeeds, the consumer is closed (throws) or the
+     * deadline passes ({@code null}).
+     */
+    private Link reconnect(long deadline) throws InterruptedException {
+        Link lost = link;
+        lost.close(); // whatever is left of it
+        for (;;) {
+            long until = System.nanoTime() + nextDelay;
+            synchronized (backOff) {
+                for (long left = nextDelay; !closed && left > 0; left = until - System.nanoTime()) {
+                    if (deadline - System.nanoTime() <= 0) {
+                        return null; // the next poll waits again
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(backOff, Math.min(left, deadline - System.nanoTime()));
+                }
+            }
+            if (closed) {
+                throw new IllegalStateException("the consumer is closed");
+            }
+            try {
+                Link next = new Link();
+                link = next; // volatile write, then the volatile read of closed: Dekker with close()
+                if (closed) {
+                    next.close();
+                    throw new IllegalStateException("the consumer is closed");
+                }
+                reconnections++; // the polling thread's only (one at a time)
+                nextDelay = reconnectDelay;
+                return next;
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                if (e instanceof IllegalStateException && closed) {
+                    throw (IllegalStateException) e;
+                }
+                lost.downCause = "reconnecting failed: " + e;
+                nextDelay = Math.min(maxReconnectDelay, Math.max(2 * nextDelay, MIN_RECONNECT_DELAY));
+                if (deadline - System.nanoTime() <= 0) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    /**
+     * Returns how many times {@link #poll} reconnected after a loss; always {@code 0} without
+     * reconnection.
+     *
+     * @return the count
+     */
+    public long reconnections() {
+        return reconnections;
+    }
+
+    private int drain(Link l, DeliveryHandler h) {
         handler = h;
         try {
-            return pipe.readBatch(unpack);
+            return l.pipe.readBatch(unpack);
         } finally {
             handler = null;
         }
@@ -209,20 +402,14 @@ public final class AmqpConsumer implements AutoCloseable {
 
     /**
      * Closes the connection (what was delivered but not acknowledged goes back to the queue) and
-     * the pipe. Idempotent.
+     * the pipe, and ends a reconnection's wait. Idempotent.
      */
     @Override
     public void close() {
-        if (downCause == null) {
-            downCause = "closed";
+        synchronized (backOff) {
+            closed = true;
+            backOff.notifyAll();
         }
-        try {
-            if (connection.isOpen()) {
-                connection.close();
-            }
-        } catch (IOException | RuntimeException e) {
-            connection.abort();
-        }
-        pipe.close();
+        link.close(); // after the volatile write of closed: Dekker with reconnect()
     }
 }

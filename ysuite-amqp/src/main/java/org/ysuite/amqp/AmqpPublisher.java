@@ -3,18 +3,15 @@
 package org.ysuite.amqp;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ConfirmListener;
-import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ReturnListener;
-import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.YMailbox;
@@ -41,13 +38,21 @@ import org.ysuite.YMailbox;
  * buffers then fill and {@link PublisherWriter#publish} blocks or throws
  * {@link BackPressureException}, as {@link OnFull} says.
  *
- * <h2>Failure and close</h2>
- * When the channel or connection goes down, every outstanding message is settled (as the broker
- * answered, else {@link Fate#LOST}), so is every message still in a writer's buffer, and the
- * publisher stops: {@code publish} throws {@link IllegalStateException} naming the cause. There
- * is no reconnection: open a new publisher. {@link #close(long, TimeUnit)} stops accepting,
+ * <h2>Failure, reconnection and close</h2>
+ * When the channel or connection goes down, every outstanding message (published, not answered) is
+ * settled at once, as the broker answered, else {@link Fate#LOST}: each writer learns, in its
+ * order, exactly which of its messages were confirmed. Then, by default, so is every message still
+ * in a writer's buffer, and the publisher stops: {@code publish} throws
+ * {@link IllegalStateException} naming the cause. With
+ * {@link AmqpPublisherBuilder#reconnect reconnection}, the publisher's thread instead opens a new
+ * connection through the same factory, with back-off, and publishes what the writers' buffers
+ * still hold once it is up; meanwhile the writers meet back-pressure as for a full window
+ * ({@link #isConnected()}, {@link #reconnections()}). amqp-client's own automatic recovery is
+ * always off for the publisher's connection (a recovered channel restarts its delivery tags).
+ * {@link #close(long, TimeUnit)} stops accepting,
  * publishes what was accepted, waits for the confirms until the timeout, settles the rest as
- * {@link Fate#LOST}, closes the connection and returns once the publisher's thread has ended.
+ * {@link Fate#LOST}, closes the connection and returns once the publisher's thread has ended; while
+ * disconnected it gives up reconnecting and settles what the buffers hold as {@link Fate#LOST}.
  */
 public final class AmqpPublisher implements AutoCloseable {
 
@@ -61,14 +66,19 @@ public final class AmqpPublisher implements AutoCloseable {
     private static final Object CONTROL = new Object();
     /** How long closing the connection waits for the broker's close-ok before it aborts. */
     private static final int CLOSE_CONNECTION_MS = 5000;
+    /** The shortest wait between two tries to reconnect, whatever the first one was. */
+    private static final long MIN_RECONNECT_DELAY = TimeUnit.MILLISECONDS.toNanos(1);
 
     final OnFull onFull;
     private final int writerBufferBytes;
     private final int maxBatch;
     private final int confirmWindow;
     private final AMQP.BasicProperties properties;
-    private final Connection connection;
-    private final Channel channel;
+    private final ConnectionFactory factory;
+    private final String name;
+    /** The first wait before reconnecting, in nanoseconds; {@code -1}: no reconnection. */
+    private final long reconnectDelay;
+    private final long maxReconnectDelay;
     private final ConfirmLedger ledger;
     private final YMailbox<Object> mailbox = new YMailbox<>();
     /** The wake-ups of threads other than the writers (connection, closer); guarded by itself. */
@@ -78,10 +88,14 @@ public final class AmqpPublisher implements AutoCloseable {
     /** OPEN, CLOSING, DOWN or CLOSED; written under {@code this}, read by any thread. */
     private volatile int state = OPEN;
     private volatile String downCause;
-    private volatile boolean blocked;
-    private volatile String blockedReason;
-    /** Set by the channel's shutdown listener, or by the publisher's thread on a failed publish. */
-    private volatile boolean channelDown;
+    /**
+     * The current connection and channel; written by the publisher's thread only (the volatile
+     * write publishes the new link to the writers' {@link #heldBackReason} and {@link #isBlocked}).
+     */
+    private volatile PublisherLink link;
+    /** False from a loss until the next link is up (or for good); written by the publisher's thread. */
+    private volatile boolean connected = true;
+    private volatile long reconnections;
     /** The publisher's thread waits for settles (Dekker with the confirm listener, see sleep()). */
     private volatile boolean wantsSettle;
     private volatile long closeDeadline;
@@ -98,27 +112,20 @@ public final class AmqpPublisher implements AutoCloseable {
     private volatile long published;
     private volatile long batches;
 
-    AmqpPublisher(AmqpPublisherBuilder b, Connection connection) throws IOException {
+    AmqpPublisher(AmqpPublisherBuilder b, ConnectionFactory factory) throws IOException, TimeoutException {
         this.onFull = b.onFull;
         this.writerBufferBytes = b.writerBufferBytes;
         this.maxBatch = b.maxBatch;
         this.confirmWindow = b.confirmWindow;
         this.properties = b.properties;
-        this.connection = connection;
+        this.factory = factory;
+        this.name = b.name;
+        this.reconnectDelay = b.reconnectDelayNanos;
+        this.maxReconnectDelay = b.maxReconnectDelayNanos;
         this.ledger = new ConfirmLedger(b.confirmWindow);
         this.scratch = new byte[OffHeapYPipe.maxMessageLength(b.writerBufferBytes)];
         this.control = mailbox.newWriter();
-        try {
-            this.channel = connection.createChannel();
-            channel.confirmSelect();
-        } catch (IOException | RuntimeException e) {
-            connection.abort();
-            throw e;
-        }
-        channel.addConfirmListener(new Confirms());
-        channel.addReturnListener((ReturnListener) this::returned);
-        channel.addShutdownListener(this::channelShutdown);
-        connection.addBlockedListener(new Blocking());
+        this.link = PublisherLink.open(factory, name, 0, this);
         this.thread = new Thread(this::run, b.name + "-publisher");
         thread.start(); // happens-before: the thread sees everything set up above
     }
@@ -196,16 +203,37 @@ public final class AmqpPublisher implements AutoCloseable {
      * @return {@code true} while blocked
      */
     public boolean isBlocked() {
-        return blocked;
+        return link.blocked;
     }
 
     /**
-     * Tells whether the publisher accepts messages.
+     * Tells whether the publisher accepts messages. With reconnection it stays open while
+     * disconnected (the messages wait in the writers' buffers).
      *
-     * @return {@code true} until it is closed or its channel is down
+     * @return {@code true} until it is closed or (without reconnection) its channel is down
      */
     public boolean isOpen() {
         return state == OPEN;
+    }
+
+    /**
+     * Tells whether the publisher's thread has a connection it publishes on: {@code false} from the
+     * moment it took a loss in hand until a new connection is up, and for good once it stopped.
+     *
+     * @return {@code true} while connected
+     */
+    public boolean isConnected() {
+        return connected;
+    }
+
+    /**
+     * Returns how many times the publisher reconnected after a loss (each a new connection and
+     * channel); always {@code 0} without {@link AmqpPublisherBuilder#reconnect reconnection}.
+     *
+     * @return the count
+     */
+    public long reconnections() {
+        return reconnections;
     }
 
     /**
@@ -264,8 +292,12 @@ public final class AmqpPublisher implements AutoCloseable {
     }
 
     String heldBackReason() {
-        if (blocked) {
-            return "the broker blocks the connection (" + blockedReason + ")";
+        PublisherLink l = link;
+        if (!connected) {
+            return "the connection is down (" + l.cause + "), reconnecting";
+        }
+        if (l.blocked) {
+            return "the broker blocks the connection (" + l.blockedReason + ")";
         }
         long out = ledger.outstanding();
         if (out >= confirmWindow) {
@@ -276,7 +308,7 @@ public final class AmqpPublisher implements AutoCloseable {
 
     // ---- other threads' wake-ups ----------------------------------------------------------
 
-    private void wake() {
+    void wake() {
         synchronized (control) {
             try {
                 control.send(CONTROL);
@@ -286,55 +318,17 @@ public final class AmqpPublisher implements AutoCloseable {
         }
     }
 
-    private final class Confirms implements ConfirmListener {
-        @Override
-        public void handleAck(long deliveryTag, boolean multiple) {
-            settled(deliveryTag, multiple, true);
-        }
-
-        @Override
-        public void handleNack(long deliveryTag, boolean multiple) {
-            settled(deliveryTag, multiple, false);
-        }
-
-        private void settled(long tag, boolean multiple, boolean ack) {
-            ledger.answer(tag, multiple, ack);
-            if (wantsSettle) { // volatile read after the ledger's volatile write of settled
-                wake();
-            }
-        }
-    }
-
-    /** A {@code basic.return}: its tag header ties it to the message, whose ack follows it. */
-    private void returned(int replyCode, String replyText, String exchange, String routingKey,
-                          AMQP.BasicProperties props, byte[] body) {
-        Map<String, Object> headers = props.getHeaders();
-        Object tag = headers == null ? null : headers.get(TAG_HEADER);
-        if (tag instanceof Number) {
-            ledger.returned(((Number) tag).longValue());
-        }
-    }
-
-    private final class Blocking implements BlockedListener {
-        @Override
-        public void handleBlocked(String reason) {
-            blockedReason = reason;
-            blocked = true;
-        }
-
-        @Override
-        public void handleUnblocked() {
-            blocked = false;
+    /** The connection's thread: the broker's basic.ack or basic.nack of the ledger's {@code tag}. */
+    void answered(long tag, boolean multiple, boolean ack) {
+        ledger.answer(tag, multiple, ack);
+        if (wantsSettle) { // volatile read after the ledger's volatile write of settled
             wake();
         }
     }
 
-    private void channelShutdown(ShutdownSignalException cause) {
-        if (downCause == null) {
-            downCause = String.valueOf(cause.getMessage());
-        }
-        channelDown = true;
-        wake();
+    /** The connection's thread: a basic.return of the message with the ledger's {@code tag}. */
+    void returnedTag(long tag) {
+        ledger.returned(tag);
     }
 
     // ---- the publisher's thread -----------------------------------------------------------
@@ -377,13 +371,22 @@ public final class AmqpPublisher implements AutoCloseable {
                     woken(w);
                 }
             }
-            if (channelDown && !settledDown) {
+            if (link.down && !settledDown) {
+                connected = false;
+                // Under the ledger's lock: no confirm settles at the same time, and a late one
+                // finds its tag settled. Every published message has its fate from here on.
+                ledger.settleAll();
+                if (reconnectDelay >= 0 && state == OPEN && reconnect()) {
+                    continue;
+                }
+                if (downCause == null) {
+                    downCause = link.cause; // before the volatile state: a refused writer reads it
+                }
                 synchronized (this) {
                     if (state == OPEN) {
                         state = DOWN;
                     }
                 }
-                ledger.settleAll(); // under the ledger's lock: no confirm settles at the same time
                 settledDown = true;
             }
             int n;
@@ -391,10 +394,10 @@ public final class AmqpPublisher implements AutoCloseable {
                 n = drainLost();
             } else if (state == CLOSING && System.nanoTime() - closeDeadline > 0) {
                 downCause = "closed before the broker confirmed every message";
-                channelDown = true; // the rest is settled as lost; the connection is closed in finish()
+                link.failed(downCause); // the rest is settled as lost; the connection is closed in finish()
                 continue;
             } else {
-                n = blocked ? 0 : publishBatch();
+                n = link.blocked ? 0 : publishBatch();
             }
             if (n > 0) {
                 continue;
@@ -408,6 +411,41 @@ public final class AmqpPublisher implements AutoCloseable {
                 }
             }
             sleep(settledDown);
+        }
+    }
+
+    /**
+     * After a loss, every published message settled: opens a new link through the same factory,
+     * waiting {@code reconnectDelay} before the first try and doubling the wait after each failed
+     * one, up to {@code maxReconnectDelay}. Meanwhile nothing drains the writers' buffers: they
+     * fill, and the writers meet back-pressure. A close() ends the wait (its wake-up); a try under
+     * way runs to its end (at most the factory's connection timeout).
+     *
+     * @return {@code true} once connected again; {@code false} if the publisher is closing
+     */
+    private boolean reconnect() throws InterruptedException {
+        PublisherLink lost = link;
+        lost.close(0); // whatever is left of it: no wait for the broker
+        long delay = reconnectDelay;
+        for (;;) {
+            long until = System.nanoTime() + delay;
+            for (long left = delay; state == OPEN && left > 0; left = until - System.nanoTime()) {
+                mailbox.poll(onWake, left, TimeUnit.NANOSECONDS); // writers' wake-ups are kept
+            }
+            if (state != OPEN) {
+                return false;
+            }
+            try {
+                // Every earlier tag is settled: the new channel's tag t is the ledger's base + t.
+                // The new link's fields are published to the writers by the volatile write.
+                link = PublisherLink.open(factory, name, ledger.published(), this);
+                reconnections++; // this thread's only: no lost update
+                connected = true;
+                return true;
+            } catch (IOException | TimeoutException | RuntimeException e) {
+                lost.cause = "reconnecting failed: " + e;
+                delay = Math.min(maxReconnectDelay, Math.max(2 * delay, MIN_RECONNECT_DELAY));
+            }
         }
     }
 
@@ -426,7 +464,8 @@ public final class AmqpPublisher implements AutoCloseable {
         boolean open = state == OPEN;
         // Writers with messages wait while publishBatch stopped at a full window: a confirm ends
         // that wait (a block or a failure ends theirs with their own listener's wake-up).
-        boolean waitsForRoom = awakeCount > 0 && !settledDown && !blocked && !channelDown;
+        PublisherLink l = link;
+        boolean waitsForRoom = awakeCount > 0 && !settledDown && !l.blocked && !l.down;
         if (waitsForRoom || !open) {
             wantsSettle = true;
             // Dekker with Confirms.settled: this wrote wantsSettle (volatile), now reads the
@@ -449,11 +488,12 @@ public final class AmqpPublisher implements AutoCloseable {
     }
 
     private int publishBatch() {
+        PublisherLink l = link; // this thread's own write: no other thread changes it
         int n = 0;
         while (n < maxBatch) {
             int before = n;
             for (int i = 0; i < awakeCount && n < maxBatch; ) {
-                if (ledger.room() == 0 || blocked || channelDown) {
+                if (ledger.room() == 0 || l.blocked || l.down) {
                     return counted(n);
                 }
                 PublisherWriter w = awake[i];
@@ -462,7 +502,7 @@ public final class AmqpPublisher implements AutoCloseable {
                     dropAwake(i); // empty: its reader is asleep, its next flush wakes this thread
                     continue;
                 }
-                publishOne(w, length);
+                publishOne(l, w, length);
                 n++;
                 i++;
             }
@@ -487,7 +527,7 @@ public final class AmqpPublisher implements AutoCloseable {
         awake[awakeCount] = null;
     }
 
-    private void publishOne(PublisherWriter w, int length) {
+    private void publishOne(PublisherLink l, PublisherWriter w, int length) {
         boolean mandatory = scratch[0] != 0;
         int exchangeLength = scratch[1] & 0xFF;
         String exchange = w.exchange(scratch, 2, exchangeLength);
@@ -499,12 +539,9 @@ public final class AmqpPublisher implements AutoCloseable {
         long tag = ledger.record(w); // before the publish: a confirm may come at once
         AMQP.BasicProperties props = mandatory ? tagged(tag) : properties;
         try {
-            channel.basicPublish(exchange, routingKey, mandatory, props, body);
+            l.channel.basicPublish(exchange, routingKey, mandatory, props, body);
         } catch (IOException | RuntimeException e) {
-            if (downCause == null) {
-                downCause = "publishing failed: " + e;
-            }
-            channelDown = true; // settled as lost from the next round on
+            l.failed("publishing failed: " + e); // settled as lost from the next round on
         }
     }
 
@@ -534,14 +571,9 @@ public final class AmqpPublisher implements AutoCloseable {
         synchronized (this) {
             state = CLOSED;
         }
-        try {
-            if (connection.isOpen()) {
-                // bounded: a connection thread held by a listener must not hold the close forever
-                connection.close(CLOSE_CONNECTION_MS);
-            }
-        } catch (IOException | RuntimeException e) {
-            connection.abort();
-        }
+        connected = false;
+        // bounded: a connection thread held by a listener must not hold the close forever
+        link.close(CLOSE_CONNECTION_MS);
         synchronized (control) {
             mailbox.close();
         }

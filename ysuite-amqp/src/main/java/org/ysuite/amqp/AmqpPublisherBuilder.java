@@ -4,6 +4,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MessageProperties;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import org.ysuite.OffHeapYPipe;
@@ -20,6 +21,10 @@ public final class AmqpPublisherBuilder {
     public static final int MAX_CONFIRM_WINDOW = 1 << 20;
     /** The largest {@link #maxBatch}: {@value}. */
     public static final int MAX_BATCH = 1 << 16;
+    /** The longest {@link #reconnect} delay: one hour. */
+    public static final Duration MAX_RECONNECT_DELAY = Duration.ofHours(1);
+    /** The shortest {@code maxDelay} of {@link #reconnect}: one millisecond. */
+    public static final Duration MIN_RECONNECT_MAX_DELAY = Duration.ofMillis(1);
 
     int writerBufferBytes = 64 * 1024;
     int confirmWindow = 4096;
@@ -27,6 +32,8 @@ public final class AmqpPublisherBuilder {
     OnFull onFull = OnFull.BLOCK;
     AMQP.BasicProperties properties = MessageProperties.MINIMAL_BASIC;
     String name = "ysuite-amqp";
+    long reconnectDelayNanos = -1;
+    long maxReconnectDelayNanos = -1;
 
     AmqpPublisherBuilder() {
     }
@@ -119,8 +126,46 @@ public final class AmqpPublisherBuilder {
     }
 
     /**
+     * Makes the publisher reconnect after a lost connection or channel, instead of stopping. The
+     * messages published and not yet answered are settled at once (as the broker answered, else
+     * {@link Fate#LOST}); those still in the writers' buffers wait there, and are published on the
+     * new connection, opened with the same factory: the first try {@code initialDelay} after the
+     * loss, then after twice the last wait (at least 1 ms), up to {@code maxDelay}, until one
+     * succeeds or the publisher is closed. While disconnected the writers meet back-pressure as
+     * for a full confirm window ({@link OnFull}); closing then settles what the buffers hold as
+     * {@link Fate#LOST}.
+     *
+     * <p>Off by default: a publisher then stops at the first loss, and {@code publish} throws at
+     * once instead of the writers waiting (or failing with {@link BackPressureException}) for a
+     * broker that may not come back; an application that can wait asks for it.
+     *
+     * @param initialDelay the wait before the first try, {@code 0} to {@code maxDelay}
+     * @param maxDelay the longest wait between two tries, {@link #MIN_RECONNECT_MAX_DELAY} to
+     *     {@link #MAX_RECONNECT_DELAY}
+     * @return this builder
+     * @throws IllegalArgumentException if a delay is out of range
+     * @throws NullPointerException if a delay is null
+     */
+    public AmqpPublisherBuilder reconnect(Duration initialDelay, Duration maxDelay) {
+        Objects.requireNonNull(initialDelay, "initialDelay");
+        Objects.requireNonNull(maxDelay, "maxDelay");
+        if (maxDelay.compareTo(MIN_RECONNECT_MAX_DELAY) < 0 || maxDelay.compareTo(MAX_RECONNECT_DELAY) > 0) {
+            throw new IllegalArgumentException("maxDelay must be in " + MIN_RECONNECT_MAX_DELAY + ".."
+                    + MAX_RECONNECT_DELAY + ": " + maxDelay);
+        }
+        if (initialDelay.isNegative() || initialDelay.compareTo(maxDelay) > 0) {
+            throw new IllegalArgumentException("initialDelay must be in PT0S..maxDelay (" + maxDelay + "): "
+                    + initialDelay);
+        }
+        this.reconnectDelayNanos = initialDelay.toNanos();
+        this.maxReconnectDelayNanos = maxDelay.toNanos();
+        return this;
+    }
+
+    /**
      * Opens a connection of its own with {@code factory}, a channel in confirm mode on it, and
-     * starts the publisher's thread.
+     * starts the publisher's thread. The publisher connects with a copy of {@code factory} whose
+     * automatic recovery is off: it reconnects by itself, if asked ({@link #reconnect}).
      *
      * @param factory the connection's settings
      * @return the running publisher
@@ -130,6 +175,9 @@ public final class AmqpPublisherBuilder {
      */
     public AmqpPublisher open(ConnectionFactory factory) throws IOException, TimeoutException {
         Objects.requireNonNull(factory, "factory");
-        return new AmqpPublisher(this, factory.newConnection(name));
+        ConnectionFactory own = factory.clone();
+        own.setAutomaticRecoveryEnabled(false); // a recovered channel restarts its delivery tags
+        own.setTopologyRecoveryEnabled(false);
+        return new AmqpPublisher(this, own);
     }
 }

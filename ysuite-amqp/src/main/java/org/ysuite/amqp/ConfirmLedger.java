@@ -4,7 +4,9 @@ package org.ysuite.amqp;
  * The publisher's outstanding messages, by delivery tag: which writer each belongs to and what the
  * broker said of it, in a ring as large as the confirm window (a power of two), so that tracking
  * allocates nothing. Tags are {@code 1, 2, 3, ...}: the publisher's thread is the channel's only
- * publisher, and the channel is in confirm mode from its start.
+ * publisher, and the channel is in confirm mode from its start; after a reconnection the new
+ * channel's delivery tags restart at 1 and {@link PublisherLink} adds its base (this ledger's last
+ * tag when it opened, every tag up to it settled) to them.
  *
  * <p>Threads: the publisher's thread {@link #record records} tags; the settling methods run under
  * this object's lock: the connection's thread ({@link #answer}, {@link #returned}) while the channel
@@ -45,6 +47,11 @@ final class ConfirmLedger {
     /** Publisher: how many more tags fit in the window now. */
     int room() {
         return writerOf.length - (int) (published - settled);
+    }
+
+    /** Publisher: the last tag recorded. */
+    long published() {
+        return published;
     }
 
     /** Any thread: tags published and not settled yet. */

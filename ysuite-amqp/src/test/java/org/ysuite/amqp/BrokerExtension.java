@@ -51,14 +51,32 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
             broker = EmbeddedBroker.start();
             factory = broker.factory();
         }
+        openAdmin();
+    }
+
+    private void openAdmin() throws Exception {
         admin = factory.newConnection("admin");
         channel = admin.createChannel();
+    }
+
+    /** The admin channel, opened again if the broker closed it (a test killed the connections). */
+    private Channel channel() throws IOException {
+        if (!channel.isOpen()) {
+            try {
+                openAdmin();
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(e);
+            }
+        }
+        return channel;
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
         try {
-            if (admin != null) {
+            if (admin != null && admin.isOpen()) {
                 admin.close();
             }
         } finally {
@@ -72,13 +90,18 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
         return factory;
     }
 
+    /** The embedded broker, or {@code null} on RabbitMQ. */
+    EmbeddedBroker embedded() {
+        return broker;
+    }
+
     /** Declares {@code queue} and empties it (a node that outlives the test run may hold an earlier run's). */
     void declare(String queue) throws IOException {
-        channel.queueDeclare(queue, false, false, false, null);
-        channel.queuePurge(queue);
+        channel().queueDeclare(queue, false, false, false, null);
+        channel().queuePurge(queue);
     }
 
     long messageCount(String queue) throws IOException {
-        return channel.messageCount(queue);
+        return channel().messageCount(queue);
     }
 }

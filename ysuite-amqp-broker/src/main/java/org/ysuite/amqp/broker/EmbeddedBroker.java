@@ -4,16 +4,24 @@ import com.rabbitmq.client.ConnectionFactory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivilegedAction;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.security.auth.Subject;
 import org.apache.qpid.server.SystemLauncher;
+import org.apache.qpid.server.SystemLauncherListener;
+import org.apache.qpid.server.model.Broker;
+import org.apache.qpid.server.model.Port;
+import org.apache.qpid.server.model.SystemConfig;
 
 /**
  * Apache Qpid Broker-J for ysuite-amqp's tests and the AMQP benchmarks: memory store, AMQP 0-9-1 on
@@ -25,20 +33,52 @@ import org.apache.qpid.server.SystemLauncher;
  * {@code Subject.getSubject}, which JDK 23 and later refuse, so on those it always runs in a child
  * JVM of an older JDK, with this JVM's class path: {@code -Dysuite.amqp.brokerJavaHome=...} names
  * one, else the first JDK 17 to 22 under /usr/lib/jvm. Closing a child closes its standard input,
- * and the child shuts the broker down.
+ * and the child shuts the broker down. {@link #closeConnections()} closes every client connection
+ * from the broker's side, as a broker that drops its clients does (the queues and their messages
+ * stay).
  */
 public final class EmbeddedBroker implements AutoCloseable {
 
     private static final String READY = "ysuite-broker-ready";
+    private static final String CLOSE_CONNECTIONS = "close-connections";
+    private static final String CLOSED = "closed ";
 
     private final int port;
-    private final SystemLauncher launcher; // in this JVM, or null
+    private final Launched launched;       // in this JVM, or null
     private final Process child;           // or in a child JVM
+    private final BufferedReader childOut; // the child's answers
 
-    private EmbeddedBroker(int port, SystemLauncher launcher, Process child) {
+    private EmbeddedBroker(int port, Launched launched, Process child, BufferedReader childOut) {
         this.port = port;
-        this.launcher = launcher;
+        this.launched = launched;
         this.child = child;
+        this.childOut = childOut;
+    }
+
+    /** A broker in this JVM and its model's root, caught as the launcher resolves it. */
+    private static final class Launched extends SystemLauncherListener.DefaultSystemLauncherListener {
+        final SystemLauncher launcher = new SystemLauncher(this);
+        private volatile SystemConfig<?> system;
+
+        @Override
+        public void onContainerResolve(SystemConfig<?> systemConfig) {
+            system = systemConfig;
+        }
+
+        /** Closes every connection on every port, as the system; returns how many. */
+        int closeConnections() {
+            Subject subject = new Subject(true, Set.of(launcher.getSystemPrincipal()), Set.of(), Set.of());
+            return Subject.doAs(subject, (PrivilegedAction<Integer>) () -> {
+                int n = 0;
+                for (Port<?> port : ((Broker<?>) system.getContainer()).getPorts()) {
+                    for (org.apache.qpid.server.model.Connection<?> c : port.getConnections()) {
+                        c.delete(); // closes it: the client gets connection.close
+                        n++;
+                    }
+                }
+                return n;
+            });
+        }
     }
 
     /**
@@ -69,7 +109,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         Path work = Files.createTempDirectory("ysuite-amqp-broker");
         boolean here = Runtime.version().feature() < 23;
         if (here && !ownJvm) {
-            return new EmbeddedBroker(port, launch(port, work), null);
+            return new EmbeddedBroker(port, launch(port, work), null, null);
         }
         String java = here ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
                 : olderJava().orElseThrow(() -> new IllegalStateException("Broker-J needs a JDK older than 23"
@@ -83,7 +123,7 @@ public final class EmbeddedBroker implements AutoCloseable {
                 throw new IllegalStateException("the broker's JVM ended before it was ready: exit " + p.waitFor());
             }
         }
-        return new EmbeddedBroker(port, null, p);
+        return new EmbeddedBroker(port, null, p, out);
     }
 
     private static Optional<String> olderJava() throws IOException {
@@ -116,7 +156,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         return false;
     }
 
-    private static SystemLauncher launch(int port, Path work) throws Exception {
+    private static Launched launch(int port, Path work) throws Exception {
         Map<String, Object> attributes = new HashMap<>();
         attributes.put("type", "Memory");
         attributes.put("initialConfigurationLocation",
@@ -127,25 +167,31 @@ public final class EmbeddedBroker implements AutoCloseable {
         context.put("qpid.work_dir", work.toString());
         context.put("qpid.home_dir", work.toString());
         attributes.put("context", context);
-        SystemLauncher launcher = new SystemLauncher();
-        launcher.startup(attributes);
-        return launcher;
+        Launched launched = new Launched();
+        launched.launcher.startup(attributes);
+        return launched;
     }
 
     /**
-     * The child JVM: starts the broker, says so on stdout, and shuts it down when stdin ends.
+     * The child JVM: starts the broker, says so on stdout, closes its connections when stdin says
+     * so, and shuts it down when stdin ends.
      *
      * @param args the port and the work directory
      * @throws Exception if the broker fails
      */
     public static void main(String[] args) throws Exception {
-        SystemLauncher launcher = launch(Integer.parseInt(args[0]), Path.of(args[1]));
+        Launched launched = launch(Integer.parseInt(args[0]), Path.of(args[1]));
         System.out.println(READY);
         System.out.flush();
-        while (System.in.read() >= 0) {
-            // wait for the parent to close stdin (or to die)
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            // until the parent closes stdin (or dies)
+            if (CLOSE_CONNECTIONS.equals(line)) {
+                System.out.println(CLOSED + launched.closeConnections());
+                System.out.flush();
+            }
         }
-        launcher.shutdown();
+        launched.launcher.shutdown();
         System.exit(0);
     }
 
@@ -165,11 +211,38 @@ public final class EmbeddedBroker implements AutoCloseable {
         return f;
     }
 
+    /**
+     * Closes every client connection from the broker's side ({@code connection.close} with
+     * {@code connection-forced}); the broker, its queues and their messages stay. Returns once
+     * the broker has closed them.
+     *
+     * @return how many connections were closed
+     * @throws IOException if the broker's JVM cannot be told, or ended
+     */
+    public int closeConnections() throws IOException {
+        if (launched != null) {
+            return launched.closeConnections();
+        }
+        synchronized (childOut) {
+            OutputStream in = child.getOutputStream();
+            in.write((CLOSE_CONNECTIONS + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            for (String line = childOut.readLine(); ; line = childOut.readLine()) {
+                if (line == null) {
+                    throw new IOException("the broker's JVM ended");
+                }
+                if (line.startsWith(CLOSED)) {
+                    return Integer.parseInt(line.substring(CLOSED.length()));
+                }
+            }
+        }
+    }
+
     /** Shuts the broker down (a child JVM: within 30 s, else it is killed). */
     @Override
     public void close() throws IOException {
-        if (launcher != null) {
-            launcher.shutdown();
+        if (launched != null) {
+            launched.launcher.shutdown();
             return;
         }
         child.getOutputStream().close();
