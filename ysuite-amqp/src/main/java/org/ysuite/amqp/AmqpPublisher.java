@@ -487,8 +487,22 @@ public final class AmqpPublisher implements AutoCloseable {
         wantsSettle = false;
     }
 
+    /** Publishes a batch with the link's socket corked: one socket write for the batch. */
     private int publishBatch() {
         PublisherLink l = link; // this thread's own write: no other thread changes it
+        l.cork.cork();
+        try {
+            return publishBatch(l);
+        } finally {
+            try {
+                l.cork.uncork();
+            } catch (IOException | RuntimeException e) {
+                l.failed("publishing failed: " + e); // settled as lost from the next round on
+            }
+        }
+    }
+
+    private int publishBatch(PublisherLink l) {
         int n = 0;
         while (n < maxBatch) {
             int before = n;

@@ -31,6 +31,8 @@ final class PublisherLink {
 
     final Connection connection;
     final Channel channel;
+    /** Holds the publisher thread's flushes back for a batch ({@link CorkedSockets}). */
+    final CorkedSockets.Cork cork;
     /** The ledger's tag before this channel's first delivery tag. */
     final long base;
     private final AmqpPublisher publisher;
@@ -42,8 +44,10 @@ final class PublisherLink {
     volatile boolean blocked;
     volatile String blockedReason;
 
-    private PublisherLink(Connection connection, long base, AmqpPublisher publisher) throws IOException {
+    private PublisherLink(Connection connection, CorkedSockets.Cork cork, long base, AmqpPublisher publisher)
+            throws IOException {
         this.connection = connection;
+        this.cork = cork;
         this.base = base;
         this.publisher = publisher;
         this.channel = connection.createChannel();
@@ -63,8 +67,10 @@ final class PublisherLink {
     static PublisherLink open(ConnectionFactory factory, String name, long base, AmqpPublisher publisher)
             throws IOException, TimeoutException {
         Connection c = factory.newConnection(name);
+        CorkedSockets.Cork cork = factory.getSocketFactory() instanceof CorkedSockets
+                ? ((CorkedSockets) factory.getSocketFactory()).takeLast() : CorkedSockets.NONE;
         try {
-            return new PublisherLink(c, base, publisher);
+            return new PublisherLink(c, cork, base, publisher);
         } catch (IOException | RuntimeException e) {
             c.abort();
             throw e;
