@@ -505,8 +505,13 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     // Counters
     // ------------------------------------------------------------------------------------------
 
-    /** A snapshot's attempts at a walk between two equal anchor sequences. */
-    private static final int SNAPSHOT_ATTEMPTS = 16;
+    /**
+     * A snapshot's attempts at a walk between two equal anchor sequences: the first
+     * {@link #SNAPSHOT_YIELDS} yield between them, the rest park 1 us, 2 us, ... up to 1 ms
+     * (about 7 ms in all), for a writer preempted in the middle of moving its anchor.
+     */
+    private static final int SNAPSHOT_ATTEMPTS = 32;
+    private static final int SNAPSHOT_YIELDS = 16;
 
     /**
      * Any thread: the counters (see {@link OffHeapYPipe#stats()}). Flushed and depth are derived
@@ -531,9 +536,9 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      * flushed: only padding lies between head and the end of the last flush then, and the
      * walk ends at {@code max(head, at)}. Once closed, c is CLOSED and closedAt (written before
      * the release CAS that installed CLOSED) holds what c was. A walk that cannot land on
-     * {@code at}, {@code head} and its end, or sees the sequence change, is tried again a few
-     * times; then the anchor's count is reported, with depth 0 (the writer stopped in the
-     * middle of moving its anchor through every attempt).
+     * {@code at}, {@code head} and its end, or sees the sequence change, is tried again (for up
+     * to about 7 ms); then the anchor's count is reported, with depth 0 (the writer stopped in
+     * the middle of moving its anchor through every attempt).
      */
     final PipeStats snapshot() {
         if (!enterRing()) { // both sides closed: the memory is gone or going; the close's counts
@@ -574,7 +579,11 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             if (walked >= 0 && (seq & 1) == 0 && getOpaqueAnchorSeq() == seq) {
                 return stats(count + (walked >>> 32), walked & 0xFFFF_FFFFL);
             }
-            Thread.yield(); // the writer is moving its anchor
+            if (attempt < SNAPSHOT_YIELDS) { // the writer is moving its anchor
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(1_000L << Math.min(attempt - SNAPSHOT_YIELDS, 10));
+            }
         }
         return stats(count, 0); // no walk between two equal sequences: the anchor alone
     }
