@@ -178,6 +178,11 @@ final class DirectMemory {
     }
 
     /** Frees the memory (once; later calls do nothing), when no thread can touch it any more. */
+    /** Test seam: true once {@link #free()} has run. */
+    boolean isFreed() {
+        return freed.get();
+    }
+
     void free() {
         if (!freed.compareAndSet(false, true)) {
             return;

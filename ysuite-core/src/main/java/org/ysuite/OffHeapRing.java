@@ -80,6 +80,11 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         memory.free();
     }
 
+    /** Test seam: true once the ring's memory is freed. */
+    final boolean memoryFreed() {
+        return memory.isFreed();
+    }
+
     static void checkOpen(long word) {
         if (SideGuard.isClosed(word)) {
             throw new IllegalStateException("pipe is closed");
@@ -102,8 +107,27 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (need <= headCache) {
             return true;
         }
-        headCache = headOf(getAcquireReaderWord()); // the reader is done with the bytes up to it
+        // The reader is done with the bytes up to head; the anchor moves before any is reused.
+        headCache = newHead(headOf(getAcquireReaderWord()));
         return need <= headCache;
+    }
+
+    /**
+     * Writer, having read {@code head} and before caching it: moves the counters' anchor to w if
+     * head moved (see {@link #snapshot}). A ring lap apart at most while the reader keeps up,
+     * and only where the writer re-reads head (the ring looked full by the old one), out of the
+     * write that fits. Touches the ring only for unflushed messages ([w, f)), which a writer
+     * waiting for space has none of, so it is safe outside the writer side too.
+     */
+    private long newHead(long head) {
+        if (head != headCache) {
+            long count = messagesWritten;
+            if (w != f) { // unflushed messages: never while waiting for space
+                count -= records.lastPartsIn(w, f);
+            }
+            moveAnchor(count, w);
+        }
+        return head;
     }
 
     /**
@@ -144,7 +168,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         tail = RecordRing.seal(ring, capacity, start, length, incomplete);
         if (!incomplete) {
             f = tail;
-            messagesWritten++; // a plain add on the writer's own line (read racily by stats())
+            messagesWritten++; // the counters' cost per message: an add on the writer's own line
         }
     }
 
@@ -171,7 +195,9 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             return false;
         }
         tail = last;
+        long complete = f;
         f = records.lastCompleteEnd(w, tail); // never below w
+        messagesWritten -= records.lastPartsIn(f, complete); // 1 if a complete message went
         return true;
     }
 
@@ -203,7 +229,6 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         }
         int length = records.copy(front, header, dst);
         front += RecordDescriptor.recordSize(length);
-        messagesConsumed++;
         return length;
     }
 
@@ -213,11 +238,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         if (header < 0) {
             return 0;
         }
-        // Counted as the batch ends (an add per batch, not per message); a batch whose handler
-        // threw is counted by Consumed.handlerThrew.
-        int n = records.drain(front, r, header, handler, consumedStep);
-        messagesConsumed += n;
-        return n;
+        return records.drain(front, r, header, handler, consumedStep);
     }
 
     /**
@@ -238,11 +259,6 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         @Override
         public boolean consumedTo(long next) {
             return consumed(next);
-        }
-
-        @Override
-        public void handlerThrew(int handedOver) {
-            messagesConsumed += handedOver; // the batch drain cannot return
         }
     }
 
@@ -466,7 +482,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         long seen = getAcquireReaderWord();
         for (;;) {
             checkOpen(seen);
-            headCache = headOf(seen);
+            headCache = newHead(headOf(seen));
             if (tail + records.footprint(tail, length) - capacity <= headCache) {
                 if ((seen & WAITING) != 0) {
                     clearWaiting();
@@ -483,5 +499,132 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             }
             seen = witness; // the reader moved head (or entered/left), or close() came
         }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Counters
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * A snapshot's attempts at a walk between two equal anchor sequences: the first
+     * {@link #SNAPSHOT_YIELDS} yield between them, the rest park 1 us, 2 us, ... up to 1 ms
+     * (about 7 ms in all), for a writer preempted in the middle of moving its anchor.
+     */
+    private static final int SNAPSHOT_ATTEMPTS = 32;
+    private static final int SNAPSHOT_YIELDS = 16;
+
+    /**
+     * Any thread: the counters (see {@link OffHeapYPipe#stats()}). Flushed and depth are derived
+     * from positions the protocol keeps anyway, not counted per flush or per read:
+     * flushed = the anchor's count + the complete messages in [anchorAt, c), depth = the complete
+     * messages in [head, c), where head is how far the reader is done ({@link #headOf}).
+     *
+     * <p>Why the walk reads only records as they were flushed, or sees that it may not have:
+     * the writer writes position {@code p} only while {@code p < headCache + capacity}, and
+     * caches a head only after it moved the anchor (odd sequence, store-store fence, anchor,
+     * release of the even sequence) to {@code at = w >= head}. So within an anchor's epoch the
+     * writer's headCache is at most {@code at}, and at most the head a snapshot reads after
+     * acquiring that epoch's sequence (the writer read its head before the release). The records
+     * from {@code min(at, head)} to {@code c} (at most two rings) therefore stay as they were
+     * until the anchor moves again, and a byte written after it moves comes after the odd
+     * sequence and the fence: a snapshot that read such a byte and then (load-load fence) the
+     * sequence sees it changed and walks again. The records up to c were published by the
+     * writer's release CAS of c, which the snapshot reads with acquire after head (so
+     * {@code c >= head}: the reader consumes only what it saw flushed).
+     *
+     * <p>c is ASLEEP while the reader sleeps, which it does only when it has taken everything
+     * flushed: only padding lies between head and the end of the last flush then, and the
+     * walk ends at {@code max(head, at)}. Once closed, c is CLOSED and closedAt (written before
+     * the release CAS that installed CLOSED) holds what c was. A walk that cannot land on
+     * {@code at}, {@code head} and its end, or sees the sequence change, is tried again (for up
+     * to about 7 ms); then the anchor's count is reported, with depth 0 (the writer stopped in
+     * the middle of moving its anchor through every attempt).
+     */
+    final PipeStats snapshot() {
+        if (!enterRing()) { // both sides closed: the memory is gone or going; the close's counts
+            return stats(finalFlushed(), finalDepth());
+        }
+        try {
+            return countedStats();
+        } finally {
+            exitRing(false);
+        }
+    }
+
+    @Override
+    final void takeFinalCounts() {
+        PipeStats counted = countedStats();
+        setFinalCounts(counted.messagesFlushed(), counted.depth());
+    }
+
+    private PipeStats stats(long flushed, long depth) {
+        return new PipeStats(flushed, wakeupsSent, sleeps, sleepNanos, writerWaits, depth);
+    }
+
+    /** Inside {@link #enterRing}: the counters, walked between two equal anchor sequences. */
+    private PipeStats countedStats() {
+        long count = 0;
+        for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
+            long seq = getAcquireAnchorSeq();
+            count = getOpaqueAnchorCount();
+            long at = getOpaqueAnchorAt();
+            long head = headOf(getAcquireReaderWord());
+            long c = getAcquireC();
+            if (c == CLOSED) {
+                c = closedAt; // written before the release CAS that installed CLOSED
+            }
+            long end = c == ASLEEP ? Math.max(head, at) : c;
+            long walked = walk(at, head, end);
+            VarHandle.loadLoadFence();
+            if (walked >= 0 && (seq & 1) == 0 && getOpaqueAnchorSeq() == seq) {
+                return stats(count + (walked >>> 32), walked & 0xFFFF_FFFFL);
+            }
+            if (attempt < SNAPSHOT_YIELDS) { // the writer is moving its anchor
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(1_000L << Math.min(attempt - SNAPSHOT_YIELDS, 10));
+            }
+        }
+        return stats(count, 0); // no walk between two equal sequences: the anchor alone
+    }
+
+    /**
+     * Counts the complete messages (last parts) from {@code min(at, head)} to {@code end}: those
+     * in [at, end) in the high 32 bits, those in [head, end) in the low ones (two rings hold
+     * fewer than 2^28 records). -1 if the walk does not land on all three (records rewritten
+     * under it: the caller walks again).
+     */
+    private long walk(long at, long head, long end) {
+        long from = Math.min(at, head);
+        if (from < 0 || at > end || head > end || end - from > 2L * capacity) {
+            return -1;
+        }
+        long n = 0;
+        long atN = -1;
+        long headN = -1;
+        for (long pos = from; ; ) {
+            if (pos == at) {
+                atN = n;
+            }
+            if (pos == head) {
+                headN = n;
+            }
+            if (pos == end) {
+                break;
+            }
+            int header = RecordRing.headerAt(ring, capacity, pos);
+            long next = RecordRing.end(capacity, pos, header);
+            if (next <= pos || next > end) {
+                return -1; // a header rewritten meanwhile (the sequence has changed too)
+            }
+            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
+                n++;
+            }
+            pos = next;
+        }
+        if (atN < 0 || headN < 0) {
+            return -1;
+        }
+        return (n - atN) << 32 | (n - headN);
     }
 }

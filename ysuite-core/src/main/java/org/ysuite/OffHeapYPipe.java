@@ -180,14 +180,20 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * Returns a snapshot of this pipe's counters (see {@link PipeStats}): messages flushed;
      * wake-ups (flushes that found the reader asleep); sleeps and time asleep of a reader in
      * {@link #awaitMessage()}; waits for space of a writer in {@link #awaitSpace(int)} that found
-     * the ring full; and the depth, messages flushed and not yet read. Any thread may call it, at
-     * any time, also after {@link #close()}; it allocates the snapshot and nothing else.
+     * the ring full; and the depth, messages flushed and not yet read. A message written in parts
+     * counts once: flushed with its last part, read once its last part is read. Any thread may
+     * call it, at any time, also after {@link #close()} (which keeps the counts it had); it
+     * allocates the snapshot and nothing else.
+     *
+     * <p>Neither a flush nor a read counts anything: the message counts are derived here from
+     * the positions the pipe keeps anyway, by walking the records between the writer's anchor
+     * (moved once a ring lap) and the reader's and writer's positions: at most two rings of
+     * record headers per call (see docs/observability.md).
      *
      * @return the counters
      */
     public PipeStats stats() {
-        long flushed = messagesFlushed;
-        return new PipeStats(flushed, wakeupsSent, sleeps, sleepNanos, writerWaits, flushed - messagesConsumed);
+        return snapshot();
     }
 
     /**
@@ -400,7 +406,6 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
             }
         }
         // Touches only heap fields: no need to enter the writer side.
-        messagesFlushed = messagesWritten; // the writer's own line; read racily by stats()
         if (flushPositions()) {
             return true;
         }

@@ -39,10 +39,20 @@ abstract class OffHeapWriterFields extends OffHeapPad4 {
     Thread claimThread;
     /** Writer side's guard word ({@link SideGuard}); no payload. Written by the writer and close. */
     long writerWord;
-    /** Writer's counter: complete messages written (an add per message; read racily by stats()). */
+    /**
+     * Writer's counter: complete messages written, flushed or not (an add per message; the
+     * anchor's count is this less the unflushed ones).
+     */
     long messagesWritten;
-    /** Writer's counter: {@link #messagesWritten} as of the last flush. */
-    long messagesFlushed;
+    /**
+     * Writer: the counters' anchor (see {@link OffHeapRing#snapshot}): its sequence (odd while
+     * it moves), a position it flushed, and the complete messages flushed before it. Written by
+     * the writer where it re-reads head (plain stores ordered by fences: see
+     * {@link OffHeapYPipeFields#moveAnchor}); read by snapshots from any thread.
+     */
+    long anchorSeq;
+    long anchorAt;
+    long anchorCount;
     /** Writer's counter: flushes that found the reader asleep. */
     long wakeupsSent;
     /** Writer's counter: waits for space that found the ring full. */
@@ -73,8 +83,12 @@ abstract class OffHeapReaderWord extends OffHeapPad5 {
     long consumed;
     /** The writer thread that set WAITING; written before the CAS that sets it. */
     Thread waitingWriter;
-    /** 1 once the memory is freed. */
-    int freed;
+    /**
+     * Who may still touch the ring's memory besides the sides: the snapshots walking it (the
+     * low bits), RING_CLOSED once both sides closed (no snapshot enters any more), RING_FREED
+     * once the memory is freed. See {@link OffHeapYPipeFields#enterRing}.
+     */
+    int ringUsers;
     /**
      * The reader's sleep in {@code awaitMessage}: AWAKE, SIGNALLED (a flush found the reader
      * asleep and has not been taken yet) or PARKED. See {@link OffHeapYPipeFields#signalReader}.
@@ -82,8 +96,9 @@ abstract class OffHeapReaderWord extends OffHeapPad5 {
     int readerSleep;
     /** The thread (going) asleep in {@code awaitMessage}, else null; written before PARKED. */
     Thread sleepingReader;
-    /** Reader's counter: messages consumed (an add per call, beside {@link #consumed}). */
-    long messagesConsumed;
+    /** The counts of the last snapshot before the memory was freed (see {@link OffHeapYPipeFields#enterRing}). */
+    long finalFlushed;
+    long finalDepth;
     /** Reader's counter: parks in {@code awaitMessage}. */
     long sleeps;
     /** Reader's counter: nanoseconds parked in {@code awaitMessage}, over the parks that ended. */
@@ -146,7 +161,12 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
 
     private static final VarHandle WRITER_WORD;
     private static final VarHandle READER_WORD;
-    private static final VarHandle FREED;
+    private static final VarHandle RING_USERS;
+    private static final VarHandle ANCHOR_SEQ;
+    private static final VarHandle ANCHOR_AT;
+    private static final VarHandle ANCHOR_COUNT;
+    private static final VarHandle FINAL_FLUSHED;
+    private static final VarHandle FINAL_DEPTH;
     private static final VarHandle CONSUMED;
     private static final VarHandle READER_SLEEP;
     private static final VarHandle SLEEPING_READER;
@@ -163,7 +183,12 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WRITER_WORD = lookup.findVarHandle(OffHeapWriterFields.class, "writerWord", long.class);
             READER_WORD = lookup.findVarHandle(OffHeapReaderWord.class, "readerWord", long.class);
-            FREED = lookup.findVarHandle(OffHeapReaderWord.class, "freed", int.class);
+            RING_USERS = lookup.findVarHandle(OffHeapReaderWord.class, "ringUsers", int.class);
+            ANCHOR_SEQ = lookup.findVarHandle(OffHeapWriterFields.class, "anchorSeq", long.class);
+            ANCHOR_AT = lookup.findVarHandle(OffHeapWriterFields.class, "anchorAt", long.class);
+            ANCHOR_COUNT = lookup.findVarHandle(OffHeapWriterFields.class, "anchorCount", long.class);
+            FINAL_FLUSHED = lookup.findVarHandle(OffHeapReaderWord.class, "finalFlushed", long.class);
+            FINAL_DEPTH = lookup.findVarHandle(OffHeapReaderWord.class, "finalDepth", long.class);
             CONSUMED = lookup.findVarHandle(OffHeapReaderWord.class, "consumed", long.class);
             READER_SLEEP = lookup.findVarHandle(OffHeapReaderWord.class, "readerSleep", int.class);
             SLEEPING_READER = lookup.findVarHandle(OffHeapReaderWord.class, "sleepingReader",
@@ -364,10 +389,143 @@ abstract class OffHeapYPipeFields extends OffHeapPad6 {
         freeIfBothClosed();
     }
 
-    /** Frees the memory exactly once, when both sides are CLOSED (see {@link SideGuard}). */
+    /*
+     * The ring's memory and the snapshots. A snapshot (stats(), any thread) walks the ring's
+     * record headers, so the memory must not be freed under it: ringUsers counts the snapshots
+     * inside, and the memory is freed by whoever leaves last once both sides are closed.
+     *
+     *   enterRing: a CAS from n to n + 1, refused once RING_CLOSED (or RING_FREED) is set.
+     *   exitRing:  a CAS from n to n - 1; a closer's also sets RING_CLOSED; the one that leaves
+     *              the word at exactly RING_CLOSED (no snapshot inside, both sides closed) sets
+     *              RING_FREED in the same CAS and frees the memory.
+     *
+     * Every change of the word is a CAS on it, so they are totally ordered: RING_FREED is set
+     * once, by a CAS that read a count of 0 with RING_CLOSED set; after RING_CLOSED no CAS
+     * raises the count, so no snapshot is inside then or later. A closer enters like a snapshot
+     * (both sides are closed and out, so the positions no longer move), takes the final counts,
+     * stores them and only then sets RING_CLOSED with its exit CAS (volatile): a snapshot whose
+     * enter is refused has read RING_CLOSED, so it reads those stores (finalCounts). Closers
+     * that race store the same counts; one whose enter is refused leaves the freeing to the others.
+     */
+
+    /** ringUsers: both sides closed; the memory goes when the last snapshot leaves. */
+    static final int RING_CLOSED = 1 << 30;
+    /** ringUsers: the memory is freed. */
+    static final int RING_FREED = 1 << 31;
+
+    /** Frees the memory exactly once, when both sides are CLOSED and no snapshot walks the ring. */
     private void freeIfBothClosed() {
-        if (SideGuard.bothClosed(WRITER_WORD, READER_WORD, this) && FREED.compareAndSet(this, 0, 1)) {
-            freeMemory();
+        if (SideGuard.bothClosed(WRITER_WORD, READER_WORD, this) && enterRing()) {
+            takeFinalCounts(); // both sides are out: the positions stay as they are
+            exitRing(true);
         }
+    }
+
+    /** Stores the counts that snapshots report once the memory may be freed. */
+    abstract void takeFinalCounts();
+
+    /** The final counts (flushed, depth), once a snapshot's {@link #enterRing} was refused. */
+    final long finalFlushed() {
+        return (long) FINAL_FLUSHED.getOpaque(this);
+    }
+
+    final long finalDepth() {
+        return (long) FINAL_DEPTH.getOpaque(this);
+    }
+
+    final void setFinalCounts(long flushed, long depth) {
+        FINAL_FLUSHED.setOpaque(this, flushed);
+        FINAL_DEPTH.setOpaque(this, depth);
+    }
+
+    /**
+     * A snapshot (or a closer) enters the ring's memory: false if both sides have closed, and
+     * the memory is freed or about to be (read the final counts instead).
+     */
+    final boolean enterRing() {
+        int seen = (int) RING_USERS.getVolatile(this);
+        for (;;) {
+            if ((seen & (RING_CLOSED | RING_FREED)) != 0) {
+                return false;
+            }
+            int witness = (int) RING_USERS.compareAndExchange(this, seen, seen + 1);
+            if (witness == seen) {
+                return true;
+            }
+            seen = witness;
+        }
+    }
+
+    /** Leaves the ring's memory; {@code closing}: a closer, which sets RING_CLOSED. */
+    final void exitRing(boolean closing) {
+        int seen = (int) RING_USERS.getVolatile(this);
+        for (;;) {
+            int next = (seen - 1) | (closing ? RING_CLOSED : 0);
+            boolean free = next == RING_CLOSED; // the last one out, after both sides
+            if (free) {
+                next |= RING_FREED;
+            }
+            int witness = (int) RING_USERS.compareAndExchange(this, seen, next);
+            if (witness == seen) {
+                if (free) {
+                    freeMemory();
+                }
+                return;
+            }
+            seen = witness;
+        }
+    }
+
+    /** Test seam: the ring users' word. */
+    final int getVolatileRingUsers() {
+        return (int) RING_USERS.getVolatile(this);
+    }
+
+    /*
+     * The anchor (writer): moved before the writer writes any byte under a head it newly read,
+     * so that a snapshot's walk of the records from min(anchorAt, head) to c reads only records
+     * the writer leaves alone until the anchor moves again, or sees the sequence change.
+     */
+
+    /**
+     * Writer, before it caches a new head: moves the anchor to {@code at}, a position it flushed,
+     * where {@code count} complete messages were flushed before it. The odd sequence and the
+     * store-store fence come before the anchor's words and before every byte the writer writes
+     * afterwards (a snapshot that read such a byte sees the sequence changed: see
+     * {@link OffHeapRing#snapshot}).
+     */
+    /*
+     * Plain stores between fences, not VarHandle calls: the writer re-reads head once a ring lap
+     * in a loop that keeps up, too rarely for the JIT to compile this path, and an interpreted
+     * VarHandle store costs hundreds of instructions (callgrind, instructions.sh offheap: 335.44
+     * with the two fences and plain stores, 336.35 with opaque and release VarHandle stores).
+     * storeStoreFence then a plain store, and releaseFence then a plain store, order as an
+     * opaque store after the fence and a release store do; the longs are written whole (64-bit
+     * JVMs do not tear them), and only this thread writes them.
+     */
+    final void moveAnchor(long count, long at) {
+        long seq = anchorSeq + 2; // only the writer stores it
+        anchorSeq = seq - 1;
+        VarHandle.storeStoreFence();
+        anchorCount = count;
+        anchorAt = at;
+        VarHandle.releaseFence();
+        anchorSeq = seq;
+    }
+
+    final long getAcquireAnchorSeq() {
+        return (long) ANCHOR_SEQ.getAcquire(this);
+    }
+
+    final long getOpaqueAnchorSeq() {
+        return (long) ANCHOR_SEQ.getOpaque(this);
+    }
+
+    final long getOpaqueAnchorAt() {
+        return (long) ANCHOR_AT.getOpaque(this);
+    }
+
+    final long getOpaqueAnchorCount() {
+        return (long) ANCHOR_COUNT.getOpaque(this);
     }
 }

@@ -238,6 +238,19 @@ class RecordRing {
         return end;
     }
 
+    /** Writer: the complete messages (last parts) of its own records in [from, to). */
+    final long lastPartsIn(long from, long to) {
+        long n = 0;
+        for (long pos = from; pos != to; ) {
+            int header = headerAt(pos);
+            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
+                n++;
+            }
+            pos = recordEnd(pos, header, to);
+        }
+        return n;
+    }
+
     // ------------------------------------------------------------------------------------------
     // Reader
     // ------------------------------------------------------------------------------------------
@@ -261,19 +274,12 @@ class RecordRing {
          * @return true to stop the batch (the pipe is closing)
          */
         boolean consumedTo(long next);
-
-        /**
-         * The handler threw: the drain ends with its exception after {@code handedOver} messages
-         * (the one whose handler threw included), which it cannot return. For the reader's count.
-         */
-        default void handlerThrew(int handedOver) {
-        }
     }
 
     /**
      * Reader: hands the messages in [{@code from}, {@code end}) to {@code handler}, each as a view
      * into the ring, telling {@code reader} after each record (a handler's exception propagates
-     * after its record counted as consumed, and after {@link Reader#handlerThrew}). {@code from != end}; {@code header} is the header at
+     * after its record counted as consumed). {@code from != end}; {@code header} is the header at
      * {@code from}, already read. Each header is read once.
      *
      * @return how many messages were handed over
@@ -292,7 +298,6 @@ class RecordRing {
                             RecordDescriptor.length(header));
                 } catch (RuntimeException | Error e) {
                     reader.consumedTo(next); // the record counts as consumed
-                    reader.handlerThrew(n + 1);
                     throw e;
                 }
                 n++;

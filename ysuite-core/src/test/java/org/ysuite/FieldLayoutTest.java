@@ -46,11 +46,11 @@ class FieldLayoutTest {
     @Test
     void offHeapYPipeGroupsNeverShareALine() {
         assertApart(OffHeapYPipe.class,
-                "writer: w f tail headCache claimStart claimLength claimThread writerWord messagesWritten messagesFlushed"
+                "writer: w f tail headCache claimStart claimLength claimThread writerWord messagesWritten anchorSeq anchorAt anchorCount"
                         + " wakeupsSent writerWaits",
                 "reader: front r readerPolicy readerSpin batchPauses",
                 "shared c: c closedAt",
-                "reader word: readerWord consumed waitingWriter freed readerSleep sleepingReader messagesConsumed sleeps"
+                "reader word: readerWord consumed waitingWriter ringUsers readerSleep sleepingReader finalFlushed finalDepth sleeps"
                         + " sleepNanos",
                 "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait name");
     }
