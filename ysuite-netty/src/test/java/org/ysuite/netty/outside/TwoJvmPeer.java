@@ -23,6 +23,9 @@ import org.ysuite.netty.MessageWriter;
  *   <li>{@code flood}: sends checked messages flat out on one thread and checks the incoming ones
  *       on another, until the connection ends; prints {@code READER <how it ended>},
  *       {@code WRITER <how it ended>} and {@code RECEIVED <count>}, exit 0 (1 on a bad message).</li>
+ *   <li>{@code sink}: checks the incoming messages until the stream ends; prints
+ *       {@code RECEIVED <count>} and {@code END <how it ended>}, exit 0 (1 on a bad message). The
+ *       hostile-frame test talks to it over a plain socket.</li>
  * </ul>
  */
 public final class TwoJvmPeer {
@@ -36,13 +39,13 @@ public final class TwoJvmPeer {
     /**
      * Runs the peer.
      *
-     * @param args {@code <echo|flood>}
+     * @param args {@code <echo|flood|sink>}
      * @throws Exception if the server cannot start
      */
     public static void main(String[] args) throws Exception {
         String mode = args.length == 1 ? args[0] : "";
-        if (!mode.equals("echo") && !mode.equals("flood")) {
-            System.err.println("usage: TwoJvmPeer <echo|flood>");
+        if (!mode.equals("echo") && !mode.equals("flood") && !mode.equals("sink")) {
+            System.err.println("usage: TwoJvmPeer <echo|flood|sink>");
             System.exit(2);
         }
         MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
@@ -59,7 +62,7 @@ public final class TwoJvmPeer {
             System.out.println("PORT " + ((InetSocketAddress) server.localAddress()).getPort());
             System.out.flush();
             try (MessageStream s = accepted.get(60, TimeUnit.SECONDS)) {
-                status = mode.equals("echo") ? echo(s) : flood(s);
+                status = mode.equals("echo") ? echo(s) : mode.equals("flood") ? flood(s) : sink(s);
             } finally {
                 server.close().sync();
             }
@@ -83,6 +86,27 @@ public final class TwoJvmPeer {
             out.send(buf, 0, n);
         }
         System.out.println("DONE " + in.count());
+        return 0;
+    }
+
+    private static int sink(MessageStream s) throws Exception {
+        CheckedMessages in = new CheckedMessages(MAX_LENGTH, 0);
+        byte[] buf = new byte[s.maxMessageLength()];
+        String end;
+        try {
+            for (int n; (n = s.receive(buf)) >= 0; ) {
+                String bad = in.check(buf, n);
+                if (bad != null) {
+                    System.out.println("FAIL " + bad);
+                    return 1;
+                }
+            }
+            end = "end of stream (-1)";
+        } catch (IOException e) {
+            end = e.getClass().getName() + ": " + e.getMessage();
+        }
+        System.out.println("RECEIVED " + in.count());
+        System.out.println("END " + end);
         return 0;
     }
 

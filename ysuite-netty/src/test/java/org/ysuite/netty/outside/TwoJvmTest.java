@@ -14,7 +14,11 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.DataOutputStream;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -27,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.ysuite.netty.MessageStream;
 import org.ysuite.netty.MessageWriter;
 
@@ -292,6 +298,122 @@ class TwoJvmTest {
             assertTrue(reader.startsWith("READER java.io.IOException"), reader);
             assertTrue(writer.startsWith("WRITER java.io.IOException"), writer);
             assertTrue(received.startsWith("RECEIVED "), received);
+        }
+    }
+
+    /**
+     * How a reader's stream ended: it reads (checking every message) until {@code receive} returns
+     * {@code -1} or throws, within {@code seconds} (a watchdog interrupts a reader still waiting
+     * then, which fails the test).
+     */
+    static String readToTheEnd(MessageStream stream, CheckedMessages in, long seconds) throws Exception {
+        Thread reader = Thread.currentThread();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread watchdog = new Thread(() -> {
+            try {
+                if (!done.await(seconds, TimeUnit.SECONDS)) {
+                    reader.interrupt();
+                }
+            } catch (InterruptedException e) {
+                reader.interrupt();
+            }
+        }, "watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        byte[] buf = new byte[stream.maxMessageLength()];
+        try {
+            for (int n; (n = stream.receive(buf)) >= 0; ) {
+                assertNull(in.check(buf, n));
+            }
+            return "end of stream (-1)";
+        } catch (IOException e) {
+            return e.getClass().getName() + ": " + e.getMessage();
+        } catch (InterruptedException e) {
+            throw new AssertionError("the stream had not ended " + seconds + " s after the peer died ("
+                    + in.count() + " messages read)");
+        } finally {
+            done.countDown();
+            watchdog.join(TimeUnit.SECONDS.toMillis(10));
+            Thread.interrupted();
+        }
+    }
+
+    /**
+     * The peer's JVM killed with SIGKILL in the middle of traffic in both directions (no close, no
+     * shutdown hook): the client's reader gets what had arrived, whole and checked, then the end
+     * ({@code -1} or an IOException); its writer, sending flat out (and so waiting for room in a
+     * full window), ends with an IOException; close frees the stream and the loop terminates.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void aPeerKilledMidStreamEndsBothSidesOfTheClient() throws Exception {
+        try (Child child = new Child("flood"); Client client = new Client(child.port)) {
+            AtomicReference<Throwable> sendError = new AtomicReference<>();
+            Thread sender = new Thread(() -> {
+                try {
+                    MessageWriter w = client.stream.newWriter();
+                    CheckedMessages out = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 1);
+                    byte[] buf = new byte[TwoJvmPeer.MAX_LENGTH];
+                    for (;;) {
+                        w.send(buf, 0, out.fill(buf));
+                    }
+                } catch (Throwable e) {
+                    sendError.set(e);
+                }
+            }, "sender");
+            sender.start();
+            CheckedMessages in = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 2);
+            byte[] buf = new byte[client.stream.maxMessageLength()];
+            for (int i = 0; i < 20_000; i++) {
+                int n = client.stream.receive(buf);
+                assertTrue(n >= 0, "the child ended the stream early");
+                assertNull(in.check(buf, n));
+            }
+            child.process.destroyForcibly(); // SIGKILL
+            assertEquals(128 + 9, child.exit(), "the child was not killed by SIGKILL");
+            String end = readToTheEnd(client.stream, in, CHILD_SECONDS);
+            assertTrue(end.startsWith("java.io.IOException") || end.startsWith("end of stream"), end);
+            join(sender, CHILD_SECONDS);
+            assertTrue(sendError.get() instanceof IOException, "the client's writer: " + sendError.get());
+        }
+    }
+
+    /**
+     * Hostile bytes from a peer that is not a {@code MessageStream}: a plain socket sends the child
+     * one good message, then a frame whose length is negative or over the limit, or a frame cut by
+     * the close. The child's reader gets the good message, then an IOException that says what was
+     * wrong, and its side closes the connection; the child exits normally.
+     */
+    @ParameterizedTest(name = "announced length {0}")
+    @ValueSource(ints = {-1, Integer.MIN_VALUE, TwoJvmPeer.MAX_LENGTH + 1, Integer.MAX_VALUE, 100})
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void hostileFramesFailTheConnectionNotTheJvm(int announced) throws Exception {
+        boolean cut = announced > 0 && announced <= TwoJvmPeer.MAX_LENGTH; // a legal length, cut by the close
+        try (Child child = new Child("sink"); Socket socket = new Socket("127.0.0.1", child.port)) {
+            socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(CHILD_SECONDS));
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            byte[] good = new byte[TwoJvmPeer.MAX_LENGTH];
+            int n = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 3).fill(good);
+            out.writeInt(n);
+            out.write(good, 0, n);
+            out.writeInt(announced);
+            out.write(good, 0, 10); // some bytes after the header
+            out.flush();
+            if (cut) {
+                socket.shutdownOutput(); // the end in the middle of the announced frame
+            }
+            assertEquals("RECEIVED 1", child.next());
+            String end = child.next();
+            assertEquals(0, child.exit(), "the child's exit status; it printed " + child.seen);
+            String expected = cut ? "connection closed in the middle of a message"
+                    : "length " + (announced & 0xffffffffL) + " is over maxMessageLength";
+            assertTrue(end.startsWith("END java.io.IOException") && end.contains(expected), end);
+            InputStream back = socket.getInputStream();
+            try {
+                assertEquals(-1, back.read(), "the child sent bytes back");
+            } catch (SocketException reset) {
+                // the child's side reset the connection: closed, as asked
+            }
         }
     }
 }
