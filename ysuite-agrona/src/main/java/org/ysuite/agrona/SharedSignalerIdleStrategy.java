@@ -13,13 +13,22 @@ import org.ysuite.SharedSignaler;
  * {@code Publication.offer}).
  *
  * <p>When {@link #idle(int)} sees no work it spins ({@link Thread#onSpinWait()}) for
- * {@code spins} calls and yields for {@code yields} more; then one call <em>arms</em> the
+ * {@code spins} calls and yields for {@code yields} more (its budget); then one call <em>arms</em> the
  * doorbell (sets the signaler's sleep bit) and returns without sleeping, so that the loop polls its
  * work once more; the next call with no work sleeps in {@code FUTEX_WAIT} until a ring, a signal,
  * or {@code maxSleep} (so a lost ring or a dead publisher costs at most that, and correctness never
  * depends on every publisher ringing). Any call with work (or {@link #reset()}) disarms: while the
  * loop is busy a ring costs the publisher one load (a fence and a load where the kernel has no
  * {@code membarrier(2)}: {@link SharedSignalSender#ringsWithoutFence()}).
+ *
+ * <p>The default strategy ({@link #SharedSignalerIdleStrategy(SharedSignaler)}) <em>adapts</em>
+ * its budget of spins and yields to the traffic, as the ysuite readers' waits do: a sleep that a
+ * ring ends within {@value #SHORT_SLEEP_NANOS} ns (about one wake-up of a sleeping thread: a
+ * longer spin would have caught the message) doubles the budget, from a quarter of the caps, up to
+ * the caps; every fourth sleep in a row that lasted longer halves it, down to nothing (a stream
+ * whose messages come further apart than the spin reaches, e.g. 10^4 a second, then costs one
+ * wake-up per message and no spinning). The yields go first, then the spins. Only the sleeps are
+ * timed ({@code nanoTime} before and after the futex), so a busy loop pays nothing for it.
  *
  * <p>Why no message is slept through: the arm is an atomic on the shared word (a full fence),
  * followed by a {@code membarrier} that fences every running thread of the publishers' processes,
@@ -44,6 +53,13 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
      * (about 150 us of CPU on a 2-vCPU VM), so an idle loop spends about 0.015 % of a core here.
      */
     public static final long DEFAULT_MAX_SLEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * A sleep shorter than this (50 us: about one wake-up of a sleeping thread on a VM) means a
+     * longer spin would have caught the ring: the adaptive budget grows.
+     */
+    public static final long SHORT_SLEEP_NANOS = 50_000;
+    /** Long sleeps in a row that halve the adaptive budget. */
+    static final int LONG_SLEEPS_TO_HALVE = 4;
     /** {@link #alias()}. */
     public static final String ALIAS = "ysuite-futex";
 
@@ -51,22 +67,27 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
     private final int spins;
     private final int yields;
     private final long maxSleepNanos;
+    private final boolean adaptive;
+    /** Idle steps (spins, then yields) before arming: {@code spins + yields} unless adaptive. */
+    private int budget;
+    private int longSleeps;
     private int idles;
     private boolean armed;
     private long sleeps;
     private volatile boolean sleeping;
 
     /**
-     * A strategy with the defaults: 100 spins, 10 yields, sleeps of at most 1 s.
+     * The adaptive strategy with the defaults: at most 100 spins and 10 yields, sleeps of at most 1 s.
      *
      * @param signaler the signaler whose owner is this loop's process
      */
     public SharedSignalerIdleStrategy(SharedSignaler signaler) {
-        this(signaler, DEFAULT_SPINS, DEFAULT_YIELDS, DEFAULT_MAX_SLEEP_NANOS, TimeUnit.NANOSECONDS);
+        this(signaler, DEFAULT_SPINS, DEFAULT_YIELDS, DEFAULT_MAX_SLEEP_NANOS, TimeUnit.NANOSECONDS, true);
     }
 
     /**
-     * A strategy with its budget and longest sleep.
+     * A strategy with a fixed budget and its longest sleep: every idle period spins {@code spins}
+     * times and yields {@code yields} times before it arms.
      *
      * @param signaler the signaler whose owner is this loop's process
      * @param spins idle calls that spin before the first yield, {@code >= 0}
@@ -78,9 +99,31 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
      * @throws NullPointerException if {@code signaler} or {@code unit} is null
      */
     public SharedSignalerIdleStrategy(SharedSignaler signaler, int spins, int yields, long maxSleep, TimeUnit unit) {
+        this(signaler, spins, yields, maxSleep, unit, false);
+    }
+
+    /**
+     * A strategy with its budget, or the caps of an adaptive budget, and its longest sleep.
+     *
+     * @param signaler the signaler whose owner is this loop's process
+     * @param spins idle calls that spin before the first yield (adaptive: at most), {@code >= 0}
+     * @param yields idle calls that yield before arming (adaptive: at most), {@code >= 0}
+     * @param maxSleep the longest single sleep, {@code > 0}
+     * @param unit its unit
+     * @param adaptive whether the budget adapts to the traffic (see the class comment) or stays fixed
+     * @throws IllegalArgumentException if {@code spins} or {@code yields} is negative, their sum
+     *     overflows an int, or {@code maxSleep} is not positive
+     * @throws NullPointerException if {@code signaler} or {@code unit} is null
+     */
+    public SharedSignalerIdleStrategy(SharedSignaler signaler, int spins, int yields, long maxSleep, TimeUnit unit,
+            boolean adaptive) {
         this.signaler = Objects.requireNonNull(signaler, "signaler");
         if (spins < 0 || yields < 0) {
             throw new IllegalArgumentException("spins and yields must be >= 0: " + spins + ", " + yields);
+        }
+        if (spins + yields < 0) {
+            throw new IllegalArgumentException("spins + yields must be <= " + Integer.MAX_VALUE + ": " + spins
+                    + " + " + yields);
         }
         if (maxSleep <= 0) {
             throw new IllegalArgumentException("maxSleep must be > 0: " + maxSleep + " " + unit);
@@ -88,6 +131,8 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
         this.spins = spins;
         this.yields = yields;
         this.maxSleepNanos = unit.toNanos(maxSleep);
+        this.adaptive = adaptive;
+        this.budget = spins + yields;
     }
 
     /**
@@ -108,12 +153,12 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
     /** One idle step with no work: spin, yield, arm, or sleep, by how long the loop has idled. */
     @Override
     public void idle() {
-        if (idles < spins) {
-            idles++;
-            Thread.onSpinWait();
-        } else if (idles < spins + yields) {
-            idles++;
-            Thread.yield();
+        if (idles < budget) {
+            if (idles++ < spins) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
         } else if (!armed) {
             armed = signaler.armSleep();
             if (!armed) {
@@ -122,6 +167,7 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
         } else {
             armed = false;
             sleeping = true;
+            long start = adaptive ? System.nanoTime() : 0;
             try {
                 if (signaler.sleepIfArmed(maxSleepNanos)) {
                     sleeps++;
@@ -129,7 +175,45 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
             } finally {
                 sleeping = false;
             }
+            if (adaptive) {
+                afterSleep(System.nanoTime() - start);
+            }
         }
+    }
+
+    /**
+     * Adapts the budget to a sleep of {@code nanos} (the adaptive strategy's only input).
+     *
+     * @param nanos how long the sleep took, its wake-up included
+     */
+    void afterSleep(long nanos) {
+        int cap = spins + yields;
+        if (nanos < SHORT_SLEEP_NANOS) {
+            longSleeps = 0;
+            budget = (int) Math.min(cap, Math.max(Math.max(1, cap / 4), 2L * budget));
+        } else if (++longSleeps >= LONG_SLEEPS_TO_HALVE) {
+            longSleeps = 0;
+            budget /= 2;
+        }
+    }
+
+    /**
+     * Returns the idle steps (spins, then yields) an idle period takes now before it arms.
+     *
+     * @return {@code spins + yields} for a fixed strategy; for an adaptive one, between 0 and that
+     *     (read it on the loop's thread: a plain field)
+     */
+    public int budget() {
+        return budget;
+    }
+
+    /**
+     * Tells whether the budget adapts to the traffic.
+     *
+     * @return {@code true} for the default strategy and {@code adaptive} true
+     */
+    public boolean isAdaptive() {
+        return adaptive;
     }
 
     /** Starts the budget again and disarms (a publisher's ring is a load again). */
@@ -191,7 +275,7 @@ public final class SharedSignalerIdleStrategy implements IdleStrategy {
 
     @Override
     public String toString() {
-        return "SharedSignalerIdleStrategy{spins=" + spins + ", yields=" + yields + ", maxSleepNanos="
-                + maxSleepNanos + ", sleeps=" + sleeps + "}";
+        return "SharedSignalerIdleStrategy{spins=" + spins + ", yields=" + yields + ", adaptive=" + adaptive
+                + ", budget=" + budget + ", maxSleepNanos=" + maxSleepNanos + ", sleeps=" + sleeps + "}";
     }
 }

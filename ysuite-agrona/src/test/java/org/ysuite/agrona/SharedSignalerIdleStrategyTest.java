@@ -128,4 +128,58 @@ class SharedSignalerIdleStrategyTest {
         assertThrows(NullPointerException.class, () -> new SharedSignalerIdleStrategy(null));
         assertEquals("ysuite-futex", new SharedSignalerIdleStrategy(doorbell).alias());
     }
+
+    @Test
+    void anAdaptiveBudgetHalvesOnRunsOfLongSleepsAndGrowsOnShortOnes() {
+        SharedSignalerIdleStrategy idle = new SharedSignalerIdleStrategy(doorbell, 100, 10, 1, TimeUnit.HOURS, true);
+        long longSleep = SharedSignalerIdleStrategy.SHORT_SLEEP_NANOS * 2;
+        long shortSleep = SharedSignalerIdleStrategy.SHORT_SLEEP_NANOS / 2;
+        assertEquals(110, idle.budget(), "it starts at the caps");
+        for (int i = 0; i < 3; i++) {
+            idle.afterSleep(longSleep);
+        }
+        assertEquals(110, idle.budget(), "three long sleeps cost nothing");
+        idle.afterSleep(longSleep);
+        assertEquals(55, idle.budget(), "the fourth long sleep in a row halves it");
+        idle.afterSleep(longSleep);
+        idle.afterSleep(longSleep);
+        idle.afterSleep(longSleep);
+        idle.afterSleep(shortSleep);
+        assertEquals(110, idle.budget(), "a short sleep doubles it (capped) and ends the run");
+        for (int i = 0; i < 3; i++) {
+            idle.afterSleep(longSleep);
+        }
+        assertEquals(110, idle.budget(), "the run started again after the short sleep");
+        for (int i = 0; i < 4 * 7 + 1; i++) {
+            idle.afterSleep(longSleep);
+        }
+        assertEquals(0, idle.budget(), "a sparse stream spins not at all");
+        idle.afterSleep(shortSleep);
+        assertEquals(27, idle.budget(), "a short sleep brings a quarter of the caps back");
+        idle.afterSleep(shortSleep);
+        assertEquals(54, idle.budget());
+    }
+
+    @Test
+    void aLoopThatSleepsLongEndsWithNoSpinOnlyIfAdaptive() {
+        // sleeps of at most 1 ms with no ring: each times out, longer than a short sleep
+        SharedSignalerIdleStrategy adaptive = new SharedSignalerIdleStrategy(doorbell, 2, 1, 1, TimeUnit.MILLISECONDS, true);
+        SharedSignalerIdleStrategy fixed = new SharedSignalerIdleStrategy(doorbell, 2, 1, 1, TimeUnit.MILLISECONDS);
+        assertTrue(adaptive.isAdaptive());
+        assertFalse(fixed.isAdaptive());
+        assertTrue(new SharedSignalerIdleStrategy(doorbell).isAdaptive(), "the default adapts");
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            for (int i = 0; i < 1000 && adaptive.budget() > 0; i++) {
+                adaptive.idle(0);
+            }
+        });
+        assertEquals(0, adaptive.budget(), "timed-out sleeps took the adaptive budget to 0: " + adaptive);
+        assertTrue(adaptive.sleeps() >= 8, "it slept: " + adaptive);
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            while (fixed.sleeps() < 8) {
+                fixed.idle(0);
+            }
+        });
+        assertEquals(3, fixed.budget(), "a fixed budget stays: " + fixed);
+    }
 }

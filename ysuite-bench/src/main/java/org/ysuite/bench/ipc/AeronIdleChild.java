@@ -50,8 +50,9 @@ public final class AeronIdleChild {
     /**
      * The subscriber's idle strategy by name.
      *
-     * @param name {@code busySpin}, {@code backoff}, {@code sleeping}, {@code ysuite} or
+     * @param name {@code busySpin}, {@code backoff}, {@code sleeping}, {@code ysuite},
      *     {@code ysuiteFenced} (its doorbell made with {@code fenceSenders} false: each ring fences)
+     *     or {@code ysuiteFixed} (the default spins and yields, not adapted to the traffic)
      * @param doorbell the doorbell ({@code ysuite} only)
      * @return the strategy
      */
@@ -66,9 +67,13 @@ public final class AeronIdleChild {
             case "ysuite":
             case "ysuiteFenced":
                 return new SharedSignalerIdleStrategy(doorbell);
+            case "ysuiteFixed":
+                return new SharedSignalerIdleStrategy(doorbell, SharedSignalerIdleStrategy.DEFAULT_SPINS,
+                        SharedSignalerIdleStrategy.DEFAULT_YIELDS, SharedSignalerIdleStrategy.DEFAULT_MAX_SLEEP_NANOS,
+                        TimeUnit.NANOSECONDS);
             default:
                 throw new IllegalArgumentException("unknown idle strategy: " + name
-                        + " (busySpin, backoff, sleeping, ysuite or ysuiteFenced)");
+                        + " (busySpin, backoff, sleeping, ysuite, ysuiteFenced or ysuiteFixed)");
         }
     }
 
@@ -94,7 +99,7 @@ public final class AeronIdleChild {
         boolean ysuite = args[1].startsWith("ysuite");
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(args[0]));
                 Subscription in = aeron.addSubscription("aeron:ipc", STREAM);
-                SharedSignaler doorbell = !ysuite ? null : "ysuite".equals(args[1])
+                SharedSignaler doorbell = !ysuite ? null : !"ysuiteFenced".equals(args[1])
                         ? SharedSignaler.create(Paths.get(args[2]), 1)
                         : SharedSignaler.create(Paths.get(args[2]), 1, false)) {
             IdleStrategy idle = strategy(args[1], doorbell);
