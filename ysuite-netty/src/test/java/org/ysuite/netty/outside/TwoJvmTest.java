@@ -203,21 +203,8 @@ class TwoJvmTest {
             }, "sender");
             long start = System.nanoTime();
             sender.start();
-            // a watchdog: a hang fails loudly instead of waiting for the test's timeout; it waits
-            // for the reader's "done" (or the budget), then interrupts a reader that is not done
-            Thread reader = Thread.currentThread();
             CountDownLatch readerDone = new CountDownLatch(1);
-            Thread watchdog = new Thread(() -> {
-                try {
-                    if (!readerDone.await(budget, TimeUnit.SECONDS)) {
-                        reader.interrupt();
-                    }
-                } catch (InterruptedException e) {
-                    reader.interrupt(); // never expected: fail the reader rather than let it hang
-                }
-            }, "watchdog");
-            watchdog.setDaemon(true);
-            watchdog.start();
+            Thread watchdog = watchdog(readerDone, budget);
             CheckedMessages in = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 0);
             byte[] buf = new byte[client.stream.maxMessageLength()];
             long bytes = 0;
@@ -255,6 +242,36 @@ class TwoJvmTest {
         }
     }
 
+    /** A thread of the client that sends checked messages flat out until its writer throws (kept in {@code error}). */
+    static Thread flood(MessageStream stream, AtomicReference<Throwable> error) {
+        Thread sender = new Thread(() -> {
+            try {
+                MessageWriter w = stream.newWriter();
+                CheckedMessages out = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 1);
+                byte[] buf = new byte[TwoJvmPeer.MAX_LENGTH];
+                for (;;) {
+                    w.send(buf, 0, out.fill(buf));
+                }
+            } catch (Throwable e) {
+                error.set(e);
+            }
+        }, "sender");
+        sender.start();
+        return sender;
+    }
+
+    /** Receives and checks {@code count} of the flooding child's messages; returns the checker. */
+    static CheckedMessages receiveFlood(MessageStream stream, int count) throws Exception {
+        CheckedMessages in = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 2);
+        byte[] buf = new byte[stream.maxMessageLength()];
+        for (int i = 0; i < count; i++) {
+            int n = stream.receive(buf);
+            assertTrue(n >= 0, "the child ended the stream early");
+            assertNull(in.check(buf, n));
+        }
+        return in;
+    }
+
     /**
      * A reset in the middle of traffic in both directions: the client, sending flat out and
      * checking what the child floods it with, resets the connection (SO_LINGER 0). The child's
@@ -266,26 +283,8 @@ class TwoJvmTest {
     void resetMidStreamAcrossTwoJvms() throws Exception {
         try (Child child = new Child("flood"); Client client = new Client(child.port)) {
             AtomicReference<Throwable> sendError = new AtomicReference<>();
-            Thread sender = new Thread(() -> {
-                try {
-                    MessageWriter w = client.stream.newWriter();
-                    CheckedMessages out = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 1);
-                    byte[] buf = new byte[TwoJvmPeer.MAX_LENGTH];
-                    for (;;) {
-                        w.send(buf, 0, out.fill(buf));
-                    }
-                } catch (Throwable e) {
-                    sendError.set(e);
-                }
-            }, "sender");
-            sender.start();
-            CheckedMessages in = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 2);
-            byte[] buf = new byte[client.stream.maxMessageLength()];
-            for (int i = 0; i < 20_000; i++) {
-                int n = client.stream.receive(buf);
-                assertTrue(n >= 0, "the child ended the stream early");
-                assertNull(in.check(buf, n));
-            }
+            Thread sender = flood(client.stream, sendError);
+            receiveFlood(client.stream, 20_000);
             Channel ch = client.stream.channel();
             ch.config().setOption(ChannelOption.SO_LINGER, 0);
             ch.close().sync(); // with SO_LINGER 0: an RST, in the middle of both directions
@@ -302,24 +301,34 @@ class TwoJvmTest {
     }
 
     /**
-     * How a reader's stream ended: it reads (checking every message) until {@code receive} returns
-     * {@code -1} or throws, within {@code seconds} (a watchdog interrupts a reader still waiting
-     * then, which fails the test).
+     * A watchdog for the calling thread: a hang fails loudly instead of waiting for the test's
+     * timeout. It waits for {@code done} (or {@code seconds}), then interrupts the caller if it is
+     * not done.
      */
-    static String readToTheEnd(MessageStream stream, CheckedMessages in, long seconds) throws Exception {
+    static Thread watchdog(CountDownLatch done, long seconds) {
         Thread reader = Thread.currentThread();
-        CountDownLatch done = new CountDownLatch(1);
         Thread watchdog = new Thread(() -> {
             try {
                 if (!done.await(seconds, TimeUnit.SECONDS)) {
                     reader.interrupt();
                 }
             } catch (InterruptedException e) {
-                reader.interrupt();
+                reader.interrupt(); // never expected: fail the reader rather than let it hang
             }
         }, "watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
+        return watchdog;
+    }
+
+    /**
+     * How a reader's stream ended: it reads (checking every message) until {@code receive} returns
+     * {@code -1} or throws, within {@code seconds} (a watchdog interrupts a reader still waiting
+     * then, which fails the test).
+     */
+    static String readToTheEnd(MessageStream stream, CheckedMessages in, long seconds) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        Thread watchdog = watchdog(done, seconds);
         byte[] buf = new byte[stream.maxMessageLength()];
         try {
             for (int n; (n = stream.receive(buf)) >= 0; ) {
@@ -349,26 +358,8 @@ class TwoJvmTest {
     void aPeerKilledMidStreamEndsBothSidesOfTheClient() throws Exception {
         try (Child child = new Child("flood"); Client client = new Client(child.port)) {
             AtomicReference<Throwable> sendError = new AtomicReference<>();
-            Thread sender = new Thread(() -> {
-                try {
-                    MessageWriter w = client.stream.newWriter();
-                    CheckedMessages out = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 1);
-                    byte[] buf = new byte[TwoJvmPeer.MAX_LENGTH];
-                    for (;;) {
-                        w.send(buf, 0, out.fill(buf));
-                    }
-                } catch (Throwable e) {
-                    sendError.set(e);
-                }
-            }, "sender");
-            sender.start();
-            CheckedMessages in = new CheckedMessages(TwoJvmPeer.MAX_LENGTH, 2);
-            byte[] buf = new byte[client.stream.maxMessageLength()];
-            for (int i = 0; i < 20_000; i++) {
-                int n = client.stream.receive(buf);
-                assertTrue(n >= 0, "the child ended the stream early");
-                assertNull(in.check(buf, n));
-            }
+            Thread sender = flood(client.stream, sendError);
+            CheckedMessages in = receiveFlood(client.stream, 20_000);
             child.process.destroyForcibly(); // SIGKILL
             assertEquals(128 + 9, child.exit(), "the child was not killed by SIGKILL");
             String end = readToTheEnd(client.stream, in, CHILD_SECONDS);
