@@ -46,7 +46,7 @@ final class PublisherLink {
             Channel channel = connection.createChannel();
             if (channel == null) {
                 throw new IOException("the connection has no channel left for channel " + (i + 1) + " of "
-                        + ledgers.length + " (the broker's channel_max is " + connection.getChannelMax() + ")");
+                        + ledgers.length + " (the connection's channel_max is " + connection.getChannelMax() + ")");
             }
             lanes[i] = new PublisherLane(this, channel, ledgers[i], publisher);
             channel.addShutdownListener(this::channelShutdown); // called at once if it is shut already

@@ -222,6 +222,22 @@ abstract class PublisherContract {
         }
     }
 
+    /** More channels than the connection may open: open fails and says why, no connection is left. */
+    @Test
+    void moreChannelsThanTheConnectionsChannelMaxFailToOpen() throws Exception {
+        com.rabbitmq.client.ConnectionFactory factory = broker().factory().clone();
+        factory.setRequestedChannelMax(2);
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> AmqpPublisher.builder().channels(3).name("too-many").open(factory));
+        assertEquals("the connection has no channel left for channel 3 of 3 (the connection's channel_max is 2)",
+                e.getMessage());
+        assertFalse(Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("too-many-publisher")), "no publisher's thread");
+        try (AmqpPublisher publisher = AmqpPublisher.builder().channels(2).open(factory)) {
+            assertTrue(publisher.isOpen(), "as many channels as channel_max");
+        }
+    }
+
     private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable call) {
         assertEquals(expected, assertThrows(IllegalArgumentException.class, call).getMessage());
     }
