@@ -7,8 +7,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,13 +18,16 @@ import org.ysuite.YMailbox;
  * Publishes to an AMQP 0-9-1 broker from any number of application threads without locks: each
  * thread has its own {@link PublisherWriter} (an {@link OffHeapYPipe}), and one thread of the
  * publisher's own owns the connection's {@link Channel}, drains every writer and publishes.
+ * With {@link AmqpPublisherBuilder#channels channels(n)} that thread publishes on {@code n}
+ * confirm-mode channels of the one connection, each writer on one of them (round robin by
+ * creation), each channel with its own delivery tags, ledger and confirm window.
  *
  * <h2>Batching and confirms</h2>
  * The channel is in confirm mode. The publisher's thread publishes what the writers have flushed,
  * one message per writer in turn, until nothing more is waiting or {@code maxBatch} messages went
  * out (consumer-driven batching); then it looks for writers that woke it and goes on, or sleeps on
  * a {@link YMailbox} that a writer's flush wakes only when the thread found that writer's pipe
- * empty. Each published message is recorded by delivery tag in a ring as large as the
+ * empty. Each published message is recorded by delivery tag in its channel's ring, as large as the
  * {@code confirmWindow}; the broker's {@code basic.ack}/{@code basic.nack} (with {@code multiple})
  * settle ranges of it, and each message's {@link Fate} goes to its writer in the writer's order
  * (counters, {@link PublisherWriter#awaitSettled}, a {@link FateListener}). Nothing of this
@@ -79,7 +80,8 @@ public final class AmqpPublisher implements AutoCloseable {
     /** The first wait before reconnecting, in nanoseconds; {@code -1}: no reconnection. */
     private final long reconnectDelay;
     private final long maxReconnectDelay;
-    private final ConfirmLedger ledger;
+    /** One per channel, for the publisher's life: lane i of every link records in ledger i. */
+    private final ConfirmLedger[] ledgers;
     private final YMailbox<Object> mailbox = new YMailbox<>();
     /** The wake-ups of threads other than the writers (connection, closer); guarded by itself. */
     private final YMailbox.Writer<Object> control;
@@ -105,9 +107,7 @@ public final class AmqpPublisher implements AutoCloseable {
     private volatile PublisherWriter[] writers = new PublisherWriter[0];
 
     // Publisher's thread only.
-    private PublisherWriter[] awake = new PublisherWriter[4];
-    private int awakeCount;
-    private final byte[] scratch;
+    private final AwakeWriters awake;
     private final Consumer<Object> onWake = this::woken;
     private volatile long published;
     private volatile long batches;
@@ -122,10 +122,11 @@ public final class AmqpPublisher implements AutoCloseable {
         this.name = b.name;
         this.reconnectDelay = b.reconnectDelayNanos;
         this.maxReconnectDelay = b.maxReconnectDelayNanos;
-        this.ledger = new ConfirmLedger(b.confirmWindow);
-        this.scratch = new byte[OffHeapYPipe.maxMessageLength(b.writerBufferBytes)];
+        this.ledgers = new ConfirmLedger[b.channels];
+        Arrays.setAll(ledgers, i -> new ConfirmLedger(b.confirmWindow));
+        this.awake = new AwakeWriters(OffHeapYPipe.maxMessageLength(b.writerBufferBytes));
         this.control = mailbox.newWriter();
-        this.link = PublisherLink.open(factory, name, 0, this);
+        this.link = PublisherLink.open(factory, name, ledgers, this);
         this.thread = new Thread(this::run, b.name + "-publisher");
         thread.start(); // happens-before: the thread sees everything set up above
     }
@@ -163,7 +164,9 @@ public final class AmqpPublisher implements AutoCloseable {
         // writer's first flush wakes the publisher's thread. That thread reads the pipe only after
         // the wake-up, which happens-after this (the writer got the pipe from this thread).
         pipe.checkRead();
-        PublisherWriter w = new PublisherWriter(this, pipe, mailbox.newWriter(), listener);
+        // Pinned to one channel for good (round robin): its fates settle in its ledger's tag order.
+        PublisherWriter w = new PublisherWriter(this, pipe, mailbox.newWriter(), listener,
+                writers.length % ledgers.length);
         PublisherWriter[] grown = Arrays.copyOf(writers, writers.length + 1);
         grown[grown.length - 1] = w;
         writers = grown;
@@ -191,10 +194,14 @@ public final class AmqpPublisher implements AutoCloseable {
     /**
      * Returns how many published messages await the broker's answer.
      *
-     * @return the count, at most the confirm window
+     * @return the count, at most the confirm window times the channels
      */
     public long outstanding() {
-        return ledger.outstanding();
+        long n = 0;
+        for (ConfirmLedger l : ledgers) {
+            n += l.outstanding();
+        }
+        return n;
     }
 
     /**
@@ -291,7 +298,7 @@ public final class AmqpPublisher implements AutoCloseable {
         }
     }
 
-    String heldBackReason() {
+    String heldBackReason(PublisherWriter w) {
         PublisherLink l = link;
         if (!connected) {
             return "the connection is down (" + l.cause + "), reconnecting";
@@ -299,9 +306,10 @@ public final class AmqpPublisher implements AutoCloseable {
         if (l.blocked) {
             return "the broker blocks the connection (" + l.blockedReason + ")";
         }
-        long out = ledger.outstanding();
+        long out = ledgers[w.lane].outstanding();
         if (out >= confirmWindow) {
-            return out + " messages await their confirm (confirmWindow " + confirmWindow + ")";
+            return out + " messages await their confirm" + (ledgers.length > 1 ? " on the writer's channel" : "")
+                    + " (confirmWindow " + confirmWindow + ")";
         }
         return "the publisher's thread is behind";
     }
@@ -318,31 +326,19 @@ public final class AmqpPublisher implements AutoCloseable {
         }
     }
 
-    /** The connection's thread: the broker's basic.ack or basic.nack of the ledger's {@code tag}. */
-    void answered(long tag, boolean multiple, boolean ack) {
+    /** The connection's thread: the broker's basic.ack or basic.nack of {@code ledger}'s {@code tag}. */
+    void answered(ConfirmLedger ledger, long tag, boolean multiple, boolean ack) {
         ledger.answer(tag, multiple, ack);
         if (wantsSettle) { // volatile read after the ledger's volatile write of settled
             wake();
         }
     }
 
-    /** The connection's thread: a basic.return of the message with the ledger's {@code tag}. */
-    void returnedTag(long tag) {
-        ledger.returned(tag);
-    }
-
     // ---- the publisher's thread -----------------------------------------------------------
 
     private void woken(Object o) {
         if (o instanceof PublisherWriter) {
-            PublisherWriter w = (PublisherWriter) o;
-            if (!w.onActiveList) {
-                w.onActiveList = true;
-                if (awakeCount == awake.length) {
-                    awake = Arrays.copyOf(awake, awakeCount * 2);
-                }
-                awake[awakeCount++] = w;
-            }
+            awake.add((PublisherWriter) o);
         }
     }
 
@@ -354,7 +350,7 @@ public final class AmqpPublisher implements AutoCloseable {
             if (downCause == null) {
                 downCause = "the publisher's thread failed: " + t;
             }
-            ledger.settleAll();
+            settleAll();
         } finally {
             finish();
         }
@@ -373,9 +369,9 @@ public final class AmqpPublisher implements AutoCloseable {
             }
             if (link.down && !settledDown) {
                 connected = false;
-                // Under the ledger's lock: no confirm settles at the same time, and a late one
+                // Under each ledger's lock: no confirm settles at the same time, and a late one
                 // finds its tag settled. Every published message has its fate from here on.
-                ledger.settleAll();
+                settleAll();
                 if (reconnectDelay >= 0 && state == OPEN && reconnect()) {
                     continue;
                 }
@@ -391,7 +387,7 @@ public final class AmqpPublisher implements AutoCloseable {
             }
             int n;
             if (settledDown) {
-                n = drainLost();
+                n = awake.drainLost();
             } else if (state == CLOSING && System.nanoTime() - closeDeadline > 0) {
                 downCause = "closed before the broker confirmed every message";
                 link.failed(downCause); // the rest is settled as lost; the connection is closed in finish()
@@ -406,7 +402,7 @@ public final class AmqpPublisher implements AutoCloseable {
                 if (settledDown) {
                     return;
                 }
-                if (ledger.outstanding() == 0) {
+                if (outstanding() == 0) {
                     return;
                 }
             }
@@ -436,9 +432,9 @@ public final class AmqpPublisher implements AutoCloseable {
                 return false;
             }
             try {
-                // Every earlier tag is settled: the new channel's tag t is the ledger's base + t.
+                // Every earlier tag is settled: each new channel's tag t is its ledger's base + t.
                 // The new link's fields are published to the writers by the volatile write.
-                link = PublisherLink.open(factory, name, ledger.published(), this);
+                link = PublisherLink.open(factory, name, ledgers, this);
                 reconnections++; // this thread's only: no lost update
                 connected = true;
                 return true;
@@ -457,7 +453,7 @@ public final class AmqpPublisher implements AutoCloseable {
             }
         }
         mailbox.check(onWake); // after the writers' volatile exits: their last wake-ups are here
-        return awakeCount == 0;
+        return awake.count == 0;
     }
 
     private void sleep(boolean settledDown) throws InterruptedException {
@@ -465,14 +461,14 @@ public final class AmqpPublisher implements AutoCloseable {
         // Writers with messages wait while publishBatch stopped at a full window: a confirm ends
         // that wait (a block or a failure ends theirs with their own listener's wake-up).
         PublisherLink l = link;
-        boolean waitsForRoom = awakeCount > 0 && !settledDown && !l.blocked && !l.down;
+        boolean waitsForRoom = awake.count > 0 && !settledDown && !l.blocked && !l.down;
         if (waitsForRoom || !open) {
             wantsSettle = true;
-            // Dekker with Confirms.settled: this wrote wantsSettle (volatile), now reads the
-            // ledger; the confirm listener wrote the ledger (volatile settled), then reads
-            // wantsSettle. So a confirm that made room after publishBatch looked is seen here,
-            // or it wakes this thread.
-            boolean changed = waitsForRoom ? ledger.room() > 0 : !settledDown && ledger.outstanding() == 0;
+            // Dekker with answered(): this wrote wantsSettle (volatile), now reads the ledgers;
+            // a confirm listener wrote its ledger (volatile settled), then reads wantsSettle. So
+            // a confirm that made room on any channel after publishBatch looked is seen here, or
+            // it wakes this thread.
+            boolean changed = waitsForRoom ? awake.roomForAny(ledgers) : !settledDown && outstanding() == 0;
             if (changed) {
                 wantsSettle = false;
                 return;
@@ -487,12 +483,18 @@ public final class AmqpPublisher implements AutoCloseable {
         wantsSettle = false;
     }
 
-    /** Publishes a batch with the link's socket corked: one socket write for the batch. */
+    /**
+     * Publishes a batch with the link's socket corked: one socket write for the batch, whichever
+     * channels its messages went to. One thread drives every channel: amqp-client serialises the
+     * frames of all a connection's channels onto its one socket anyway, so more publishing threads
+     * would contend for that socket's lock and split the batch into more writes; the broker's side,
+     * which serves each channel serially, is where several channels run in parallel.
+     */
     private int publishBatch() {
         PublisherLink l = link; // this thread's own write: no other thread changes it
         l.cork.cork();
         try {
-            return publishBatch(l);
+            return counted(awake.publish(l, maxBatch, properties));
         } finally {
             try {
                 l.cork.uncork();
@@ -502,81 +504,17 @@ public final class AmqpPublisher implements AutoCloseable {
         }
     }
 
-    private int publishBatch(PublisherLink l) {
-        int n = 0;
-        while (n < maxBatch) {
-            int before = n;
-            for (int i = 0; i < awakeCount && n < maxBatch; ) {
-                if (ledger.room() == 0 || l.blocked || l.down) {
-                    return counted(n);
-                }
-                PublisherWriter w = awake[i];
-                int length = w.pipe.read(scratch);
-                if (length < 0) {
-                    dropAwake(i); // empty: its reader is asleep, its next flush wakes this thread
-                    continue;
-                }
-                publishOne(l, w, length);
-                n++;
-                i++;
-            }
-            if (n == before) {
-                break;
-            }
+    /** Settles every outstanding tag of every channel, as the broker answered or lost (each under its lock). */
+    private void settleAll() {
+        for (ConfirmLedger l : ledgers) {
+            l.settleAll();
         }
-        return counted(n);
     }
 
     private int counted(int n) {
         if (n > 0) {
             batches++;
             published += n;
-        }
-        return n;
-    }
-
-    private void dropAwake(int i) {
-        awake[i].onActiveList = false;
-        awake[i] = awake[--awakeCount];
-        awake[awakeCount] = null;
-    }
-
-    private void publishOne(PublisherLink l, PublisherWriter w, int length) {
-        boolean mandatory = scratch[0] != 0;
-        int exchangeLength = scratch[1] & 0xFF;
-        String exchange = w.exchange(scratch, 2, exchangeLength);
-        int keyAt = 2 + exchangeLength;
-        int keyLength = scratch[keyAt] & 0xFF;
-        String routingKey = w.routingKey(scratch, keyAt + 1, keyLength);
-        int bodyAt = keyAt + 1 + keyLength;
-        byte[] body = Arrays.copyOfRange(scratch, bodyAt, length);
-        long tag = ledger.record(w); // before the publish: a confirm may come at once
-        AMQP.BasicProperties props = mandatory ? tagged(tag) : properties;
-        try {
-            l.channel.basicPublish(exchange, routingKey, mandatory, props, body);
-        } catch (IOException | RuntimeException e) {
-            l.failed("publishing failed: " + e); // settled as lost from the next round on
-        }
-    }
-
-    private AMQP.BasicProperties tagged(long tag) {
-        Map<String, Object> headers = properties.getHeaders() == null
-                ? new HashMap<>() : new HashMap<>(properties.getHeaders());
-        headers.put(TAG_HEADER, tag);
-        return properties.builder().headers(headers).build();
-    }
-
-    /** After the channel is down: every record still in a writer's buffer is settled as lost. */
-    private int drainLost() {
-        int n = 0;
-        for (int i = 0; i < awakeCount; ) {
-            PublisherWriter w = awake[i];
-            if (w.pipe.read(scratch) < 0) {
-                dropAwake(i);
-                continue;
-            }
-            w.settle(Fate.LOST);
-            n++;
         }
         return n;
     }

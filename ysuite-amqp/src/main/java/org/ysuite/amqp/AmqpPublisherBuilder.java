@@ -21,6 +21,8 @@ public final class AmqpPublisherBuilder {
     public static final int MAX_CONFIRM_WINDOW = 1 << 20;
     /** The largest {@link #maxBatch}: {@value}. */
     public static final int MAX_BATCH = 1 << 16;
+    /** The most {@link #channels}: {@value}. */
+    public static final int MAX_CHANNELS = 256;
     /** The longest {@link #reconnect} delay: one hour. */
     public static final Duration MAX_RECONNECT_DELAY = Duration.ofHours(1);
     /** The shortest {@code maxDelay} of {@link #reconnect}: one millisecond. */
@@ -29,6 +31,7 @@ public final class AmqpPublisherBuilder {
     int writerBufferBytes = 64 * 1024;
     int confirmWindow = 4096;
     int maxBatch = 256;
+    int channels = 1;
     OnFull onFull = OnFull.BLOCK;
     AMQP.BasicProperties properties = MessageProperties.MINIMAL_BASIC;
     String name = "ysuite-amqp";
@@ -56,8 +59,9 @@ public final class AmqpPublisherBuilder {
     }
 
     /**
-     * Sets how many published messages may await the broker's confirm at once; beyond it the
-     * publisher's thread stops draining the writers, whose buffers then fill. Default 4096.
+     * Sets how many published messages may await the broker's confirm at once on each channel
+     * ({@link #channels}); beyond it the publisher's thread stops draining the writers of that
+     * channel, whose buffers then fill. Default 4096.
      *
      * @param messages a power of two, {@link #MIN_CONFIRM_WINDOW} to {@link #MAX_CONFIRM_WINDOW}
      * @return this builder
@@ -85,6 +89,29 @@ public final class AmqpPublisherBuilder {
             throw new IllegalArgumentException("maxBatch must be in 1.." + MAX_BATCH + ": " + messages);
         }
         this.maxBatch = messages;
+        return this;
+    }
+
+    /**
+     * Sets over how many confirm-mode channels of its one connection the publisher spreads its
+     * messages. The broker serves each channel serially (RabbitMQ: an Erlang process per channel),
+     * so several channels let it work on several writers' messages at once. Each writer is pinned
+     * to one channel (the {@code i}-th writer made to channel {@code i mod channels}), so its
+     * messages reach the broker, and its fates come back, in its own order; each channel has its
+     * own delivery tags and its own confirm window ({@link #confirmWindow} is per channel). One
+     * thread still publishes on every channel, and a batch is still one socket write. Fewer writers
+     * than channels leave channels idle. Default 1.
+     *
+     * @param n {@code 1} to {@link #MAX_CHANNELS}, and no more than the broker's {@code channel_max}
+     *     (else {@link #open} fails)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code n} is out of range
+     */
+    public AmqpPublisherBuilder channels(int n) {
+        if (n < 1 || n > MAX_CHANNELS) {
+            throw new IllegalArgumentException("channels must be in 1.." + MAX_CHANNELS + ": " + n);
+        }
+        this.channels = n;
         return this;
     }
 
@@ -163,7 +190,7 @@ public final class AmqpPublisherBuilder {
     }
 
     /**
-     * Opens a connection of its own with {@code factory}, a channel in confirm mode on it, and
+     * Opens a connection of its own with {@code factory}, {@link #channels} channels in confirm mode on it, and
      * starts the publisher's thread. The publisher connects with a copy of {@code factory} whose
      * automatic recovery is off: it reconnects by itself, if asked ({@link #reconnect}).
      *

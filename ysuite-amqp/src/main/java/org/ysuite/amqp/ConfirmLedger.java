@@ -1,12 +1,13 @@
 package org.ysuite.amqp;
 
 /**
- * The publisher's outstanding messages, by delivery tag: which writer each belongs to and what the
+ * One channel's outstanding messages, by delivery tag: which writer each belongs to and what the
  * broker said of it, in a ring as large as the confirm window (a power of two), so that tracking
- * allocates nothing. Tags are {@code 1, 2, 3, ...}: the publisher's thread is the channel's only
- * publisher, and the channel is in confirm mode from its start; after a reconnection the new
- * channel's delivery tags restart at 1 and {@link PublisherLink} adds its base (this ledger's last
- * tag when it opened, every tag up to it settled) to them.
+ * allocates nothing. A publisher has one ledger per channel ({@link PublisherLane}), and each writer
+ * publishes through one of them only. Tags are {@code 1, 2, 3, ...}: the publisher's thread is the
+ * channel's only publisher, and the channel is in confirm mode from its start; after a reconnection
+ * the new channel's delivery tags restart at 1 and {@link PublisherLane} adds its base (this
+ * ledger's last tag when it opened, every tag up to it settled) to them.
  *
  * <p>Threads: the publisher's thread {@link #record records} tags; the settling methods run under
  * this object's lock: the connection's thread ({@link #answer}, {@link #returned}) while the channel

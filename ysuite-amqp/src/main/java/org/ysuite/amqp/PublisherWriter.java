@@ -33,6 +33,8 @@ public final class PublisherWriter {
     final OffHeapYPipe pipe;
     private final YMailbox.Writer<Object> wake;
     private final FateListener listener;
+    /** The publisher's channel (lane and ledger) this writer's messages all go through. */
+    final int lane;
 
     private static final VarHandle ACCEPTED;
     private static final VarHandle ACTIVE;
@@ -64,7 +66,7 @@ public final class PublisherWriter {
      */
     private volatile boolean active;
 
-    // Settling thread (one at a time, see ConfirmLedger).
+    // Settling thread (one at a time: its lane's ledger's, see ConfirmLedger).
     private volatile long settled;
     private volatile long confirmed;
     private volatile long nacked;
@@ -81,11 +83,12 @@ public final class PublisherWriter {
     private String lastKey = "";
 
     PublisherWriter(AmqpPublisher publisher, OffHeapYPipe pipe, YMailbox.Writer<Object> wake,
-                    FateListener listener) {
+                    FateListener listener, int lane) {
         this.publisher = publisher;
         this.pipe = pipe;
         this.wake = wake;
         this.listener = listener;
+        this.lane = lane;
     }
 
     /**
@@ -146,7 +149,7 @@ public final class PublisherWriter {
             int at = pipe.claim(record);
             while (at < 0) {
                 if (publisher.onFull == OnFull.FAIL) {
-                    throw new BackPressureException(record, pipe.capacity(), publisher.heldBackReason());
+                    throw new BackPressureException(record, pipe.capacity(), publisher.heldBackReason(this));
                 }
                 pipe.awaitSpace(record);
                 publisher.checkAccepting();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ConfirmLedgerTest {
 
     private static PublisherWriter writer(Fates fates) {
-        return new PublisherWriter(null, null, null, fates);
+        return new PublisherWriter(null, null, null, fates, 0);
     }
 
     @Test

@@ -41,13 +41,28 @@ abstract class PublisherContract {
 
     @Test
     void fourWritersEveryMessageConfirmedOnceAndConsumedOnceInOrder() throws Exception {
-        String queue = "four-writers";
+        fourWriters("four-writers", 1);
+    }
+
+    /** Each writer on a channel of its own: four ledgers, four sets of delivery tags. */
+    @Test
+    void fourWritersOnFourChannelsEveryMessageConfirmedOnceAndConsumedOnceInOrder() throws Exception {
+        fourWriters("four-writers-four-channels", 4);
+    }
+
+    /** Three channels for four writers: writers 0 and 3 share channel 0. */
+    @Test
+    void fourWritersOnThreeChannelsEveryMessageConfirmedOnceAndConsumedOnceInOrder() throws Exception {
+        fourWriters("four-writers-three-channels", 3);
+    }
+
+    private void fourWriters(String queue, int channels) throws Exception {
         broker().declare(queue);
         int writers = 4;
         int perWriter = 5000;
         Fates[] fates = new Fates[writers];
         PublisherWriter[] w = new PublisherWriter[writers];
-        try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).maxBatch(64)
+        try (AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).maxBatch(64).channels(channels)
                 .writerBufferBytes(16 * 1024).name("four").open(broker().factory())) {
             for (int i = 0; i < writers; i++) {
                 fates[i] = new Fates(perWriter);
@@ -119,6 +134,36 @@ abstract class PublisherContract {
         assertEquals(Fate.CONFIRMED, fates.bySequence[3]);
     }
 
+    /**
+     * Two writers on two channels, each message mandatory: both channels' first delivery tag is 1,
+     * and the return of writer 1's unroutable message must reach writer 1, not writer 0.
+     */
+    @Test
+    void returnedMessageOnItsOwnChannelReachesItsOwnWriter() throws Exception {
+        String queue = "mandatory-channels";
+        broker().declare(queue);
+        Fates routed = new Fates(2);
+        Fates unroutable = new Fates(2);
+        try (AmqpPublisher publisher = AmqpPublisher.builder().channels(2).open(broker().factory())) {
+            PublisherWriter a = publisher.newWriter(routed); // channel 0
+            PublisherWriter b = publisher.newWriter(unroutable); // channel 1
+            byte[] body = {1, 2, 3};
+            for (int i = 0; i < 2; i++) {
+                a.publish("", queue, true, body, 0, 3);
+                b.publish("amq.direct", "no-such-binding", true, body, 0, 3);
+            }
+            assertTrue(a.awaitSettled(2, 20, TimeUnit.SECONDS));
+            assertTrue(b.awaitSettled(2, 20, TimeUnit.SECONDS));
+            assertEquals(2, a.confirmed());
+            assertEquals(0, a.returned() + a.nacked() + a.lost());
+            assertEquals(2, b.returned() + b.nacked(), "RabbitMQ returns, Broker-J nacks");
+            assertEquals(0, b.confirmed() + b.lost());
+        }
+        assertNull(routed.error.get());
+        assertNull(unroutable.error.get());
+        assertEquals(2, broker().messageCount(queue));
+    }
+
     @Test
     void closePublishesEverythingAcceptedAndLeavesNoThread() throws Exception {
         String queue = "close";
@@ -153,6 +198,8 @@ abstract class PublisherContract {
         assertMessage("confirmWindow must be a power of two in 1..1048576: 3",
                 () -> builder.confirmWindow(3));
         assertMessage("maxBatch must be in 1..65536: 0", () -> builder.maxBatch(0));
+        assertMessage("channels must be in 1..256: 0", () -> builder.channels(0));
+        assertMessage("channels must be in 1..256: 257", () -> builder.channels(257));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> builder.writerBufferBytes(0))
                 .getMessage().startsWith("writerBufferBytes must be in "));
         assertEquals("onFull", assertThrows(NullPointerException.class, () -> builder.onFull(null)).getMessage());
@@ -172,6 +219,22 @@ abstract class PublisherContract {
                     () -> w.publish(null, "k", new byte[1])).getMessage());
             assertMessage("sequence must be in 1..0 (accepted so far): 1", () -> w.awaitSettled(1));
             assertEquals(0, w.accepted());
+        }
+    }
+
+    /** More channels than the connection may open: open fails and says why, no connection is left. */
+    @Test
+    void moreChannelsThanTheConnectionsChannelMaxFailToOpen() throws Exception {
+        com.rabbitmq.client.ConnectionFactory factory = broker().factory().clone();
+        factory.setRequestedChannelMax(2);
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> AmqpPublisher.builder().channels(3).name("too-many").open(factory));
+        assertEquals("the connection has no channel left for channel 3 of 3 (the connection's channel_max is 2)",
+                e.getMessage());
+        assertFalse(Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("too-many-publisher")), "no publisher's thread");
+        try (AmqpPublisher publisher = AmqpPublisher.builder().channels(2).open(factory)) {
+            assertTrue(publisher.isOpen(), "as many channels as channel_max");
         }
     }
 

@@ -50,7 +50,16 @@ abstract class ReconnectContract {
 
     @Test
     void connectionsKilledMidStreamEveryWriterLearnsEachFateAndPublishingGoesOn() throws Exception {
-        String queue = "reconnect";
+        killedMidStream("reconnect", 1);
+    }
+
+    /** The same with a channel per writer: every channel is reopened, each ledger settled on its own. */
+    @Test
+    void connectionsKilledMidStreamWithFourChannels() throws Exception {
+        killedMidStream("reconnect-four-channels", 4);
+    }
+
+    private void killedMidStream(String queue, int channels) throws Exception {
         broker().declare(queue);
         int writers = 4;
         int cap = 1_000_000;
@@ -65,6 +74,7 @@ abstract class ReconnectContract {
         Consuming consuming = new Consuming(queue, writers, cap, fates, acceptedBy, failure);
         consuming.start();
         AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).writerBufferBytes(64 * 1024)
+                .channels(channels)
                 .reconnect(Duration.ofMillis(1), Duration.ofMillis(50)).name("reconnecting")
                 .open(broker().factory());
         Thread[] threads = new Thread[writers];
@@ -121,9 +131,9 @@ abstract class ReconnectContract {
         }
         assertTrue(publisher.isConnected());
         long reconnections = publisher.reconnections();
-        // Only what was published and unanswered at a loss is lost (at most the confirm window
-        // each time), not what waited in the writers' buffers.
-        assertTrue(lost <= 256 * reconnections, lost + " lost in " + reconnections + " loss(es)");
+        // Only what was published and unanswered at a loss is lost (at most the confirm window of
+        // each channel each time), not what waited in the writers' buffers.
+        assertTrue(lost <= 256L * channels * reconnections, lost + " lost in " + reconnections + " loss(es)");
         publisher.close();
         assertFalse(publisher.isConnected());
         assertFalse(threadNamed("reconnecting-publisher"), "the publisher's thread ended");

@@ -40,8 +40,8 @@ public class AmqpPublish {
     static final String EXCHANGE = "ysuite.bench.drop";
 
     /** How the application threads publish ({@link PublishWay}). */
-    @Param({"ysuite", "channel_per_thread_each", "channel_per_thread_batch", "locked_channel_each",
-            "locked_channel_batch"})
+    @Param({"ysuite", "ysuite_channels4", "channel_per_thread_each", "channel_per_thread_batch",
+            "locked_channel_each", "locked_channel_batch"})
     public String way;
 
     /** Body size, bytes. */

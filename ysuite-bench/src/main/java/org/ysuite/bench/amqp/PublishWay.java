@@ -15,6 +15,8 @@ import org.ysuite.amqp.PublisherWriter;
  *
  * <ul>
  *   <li>{@code ysuite}: a {@link PublisherWriter} per thread of one {@link AmqpPublisher}.
+ *   <li>{@code ysuite_channels4}: the same publisher publishing over four channels of its
+ *       connection ({@code channels(4)}): with four threads, a channel per writer.
  *   <li>{@code channel_per_thread_each} / {@code _batch}: a confirm-mode channel per thread on one
  *       connection; a wait for confirms after each message, or after every N.
  *   <li>{@code locked_channel_each} / {@code _batch}: one confirm-mode channel that every thread
@@ -44,8 +46,10 @@ abstract class PublishWay {
             throw new IllegalArgumentException("batch must be >= 1, was " + batch);
         }
         switch (way) {
-            case "ysuite": {
-                AmqpPublisher publisher = AmqpPublisher.builder().name("ysuite-bench").open(factory);
+            case "ysuite":
+            case "ysuite_channels4": {
+                AmqpPublisher publisher = AmqpPublisher.builder().name("ysuite-bench")
+                        .channels(way.equals("ysuite") ? 1 : 4).open(factory);
                 return new Shared() {
                     @Override
                     public PublishWay forThread() {
@@ -95,7 +99,7 @@ abstract class PublishWay {
                 };
             }
             default:
-                throw new IllegalArgumentException("way must be ysuite, channel_per_thread_each, "
+                throw new IllegalArgumentException("way must be ysuite, ysuite_channels4, channel_per_thread_each, "
                         + "channel_per_thread_batch, locked_channel_each or locked_channel_batch, was " + way);
         }
     }

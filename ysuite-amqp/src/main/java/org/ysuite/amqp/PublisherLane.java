@@ -1,0 +1,101 @@
+package org.ysuite.amqp;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.ReturnListener;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One confirm-mode channel of a {@link PublisherLink}, with the {@link ConfirmLedger} its delivery
+ * tags go to. A publisher with {@code channels(n)} has {@code n} ledgers for its whole life and, on
+ * each link, {@code n} lanes: lane {@code i} of every link records in ledger {@code i}. Each writer
+ * is pinned to one lane index ({@link PublisherWriter#lane}), so all of a writer's messages go
+ * through one channel and one ledger, which settles in tag order: the writer's fates stay in its
+ * sequence order, and one lane's settler (under its ledger's lock) is the only thread that settles
+ * that writer's messages.
+ *
+ * <p>Delivery tags restart at 1 on each channel, the ledger's tags do not: this channel's tag
+ * {@code t} is the ledger's {@code base + t}, {@code base} being the ledger's last tag when the
+ * channel opened (every earlier tag settled then). A late confirm of an earlier link's channel maps
+ * to a tag at most that channel's last, which is settled already: the ledger ignores it. A
+ * {@code basic.return} comes on the channel that published the message, so its tag header (the
+ * ledger's tag) is looked up in this lane's ledger only: the right writer's message.
+ *
+ * <p>Threads: the fields are final and set before the listeners are added; amqp-client keeps its
+ * listeners in copy-on-write lists, so the connection's thread that calls a listener sees them (the
+ * volatile array read after the add's write). The publisher's thread creates the lane and is the
+ * only one to publish on its channel.
+ */
+final class PublisherLane {
+
+    final Channel channel;
+    final ConfirmLedger ledger;
+    /** The ledger's tag before this channel's first delivery tag. */
+    final long base;
+    private final PublisherLink link;
+
+    PublisherLane(PublisherLink link, Channel channel, ConfirmLedger ledger, AmqpPublisher publisher)
+            throws IOException {
+        this.link = link;
+        this.channel = channel;
+        this.ledger = ledger;
+        this.base = ledger.published();
+        channel.confirmSelect();
+        channel.addConfirmListener(new ConfirmListener() {
+            @Override
+            public void handleAck(long deliveryTag, boolean multiple) {
+                publisher.answered(ledger, base + deliveryTag, multiple, true);
+            }
+
+            @Override
+            public void handleNack(long deliveryTag, boolean multiple) {
+                publisher.answered(ledger, base + deliveryTag, multiple, false);
+            }
+        });
+        channel.addReturnListener((ReturnListener) this::returned);
+    }
+
+    /**
+     * Publisher's thread: publishes the record of {@code length} bytes in {@code scratch} (see
+     * {@link PublisherWriter}) for writer {@code w}, recorded in this lane's ledger; the caller
+     * checked the ledger's room. A failure takes the whole link down.
+     */
+    void publish(PublisherWriter w, byte[] scratch, int length, AMQP.BasicProperties properties) {
+        boolean mandatory = scratch[0] != 0;
+        int exchangeLength = scratch[1] & 0xFF;
+        String exchange = w.exchange(scratch, 2, exchangeLength);
+        int keyAt = 2 + exchangeLength;
+        int keyLength = scratch[keyAt] & 0xFF;
+        String routingKey = w.routingKey(scratch, keyAt + 1, keyLength);
+        int bodyAt = keyAt + 1 + keyLength;
+        byte[] body = Arrays.copyOfRange(scratch, bodyAt, length);
+        long tag = ledger.record(w); // before the publish: a confirm may come at once
+        AMQP.BasicProperties props = mandatory ? tagged(properties, tag) : properties;
+        try {
+            channel.basicPublish(exchange, routingKey, mandatory, props, body);
+        } catch (IOException | RuntimeException e) {
+            link.failed("publishing failed: " + e); // settled as lost from the next round on
+        }
+    }
+
+    private static AMQP.BasicProperties tagged(AMQP.BasicProperties properties, long tag) {
+        Map<String, Object> headers = properties.getHeaders() == null
+                ? new HashMap<>() : new HashMap<>(properties.getHeaders());
+        headers.put(AmqpPublisher.TAG_HEADER, tag);
+        return properties.builder().headers(headers).build();
+    }
+
+    /** A {@code basic.return}: its tag header (this ledger's tag) ties it to the message, whose ack follows it. */
+    private void returned(int replyCode, String replyText, String exchange, String routingKey,
+                          AMQP.BasicProperties props, byte[] body) {
+        Map<String, Object> headers = props.getHeaders();
+        Object tag = headers == null ? null : headers.get(AmqpPublisher.TAG_HEADER);
+        if (tag instanceof Number) {
+            ledger.returned(((Number) tag).longValue());
+        }
+    }
+}
