@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -191,10 +192,13 @@ class OffHeapPipeCountsTest {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long[] snapshots = {0};
+        AtomicBoolean closed = new AtomicBoolean();
+        CountDownLatch snapshotsAfterClose = new CountDownLatch(100);
         Thread watcher = new Thread(() -> {
             try {
                 long last = 0;
                 while (!stop.get()) {
+                    boolean afterClose = closed.get();
                     PipeStats s = pipe.stats();
                     if (s.messagesFlushed() < last || s.messagesFlushed() > messages
                             || s.depth() > (1 << 12) / 8) {
@@ -202,6 +206,9 @@ class OffHeapPipeCountsTest {
                     }
                     last = s.messagesFlushed();
                     snapshots[0]++;
+                    if (afterClose) {
+                        snapshotsAfterClose.countDown();
+                    }
                 }
             } catch (Throwable e) {
                 failure.set(e);
@@ -239,7 +246,10 @@ class OffHeapPipeCountsTest {
         assertFalse(reader.isAlive());
         assertEquals("flushed " + messages + " depth 0", brief(pipe.stats()));
         pipe.close(); // while the watcher's snapshots go on
-        Thread.sleep(20);
+        closed.set(true);
+        // the watcher must take snapshots of the closed pipe (or fail) before it is stopped
+        assertTrue(snapshotsAfterClose.await(60, TimeUnit.SECONDS) || failure.get() != null,
+                "no snapshot of the closed pipe in 60 s");
         stop.set(true);
         watcher.join(60_000);
         assertNull(failure.get());
