@@ -235,13 +235,13 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         return length;
     }
 
-    /** Reader, inside its side: {@link OffHeapYPipe#readBatch}'s loop. */
-    final int drain(MessageHandler handler) {
+    /** Reader, inside its side: {@link OffHeapYPipe#readBatch}'s loop, at most {@code max >= 1} messages. */
+    final int drain(MessageHandler handler, int max) {
         int header = nextHeader();
         if (header < 0) {
             return 0;
         }
-        return records.drain(front, r, header, handler, consumedStep);
+        return records.drain(front, r, header, handler, consumedStep, max);
     }
 
     /**

@@ -511,7 +511,38 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
         enterReader();
         long consumedFrom = front;
         try {
-            return drain(handler);
+            return drain(handler, Integer.MAX_VALUE);
+        } finally {
+            leaveReader(consumedFrom);
+        }
+    }
+
+    /**
+     * {@link #readBatch(MessageHandler)}, stopping after {@code maxMessages} messages: the rest
+     * stay in the pipe for the next read. A writer asleep in {@link #awaitSpace} is woken once per
+     * call, when it returns (as by {@link #read(byte[])}): a reader that takes {@code k} messages
+     * at a time from a full pipe wakes its writer once per {@code k} messages instead of once per
+     * message. (A writer that is awake may reuse each record as soon as the handler returns.)
+     *
+     * @param handler called once per message, in order, on the calling (reader) thread; an
+     *     exception from it propagates, and the message it was given counts as read
+     * @param maxMessages the most messages to hand over, {@code >= 1}
+     * @return how many messages were handed over, at most {@code maxMessages}; {@code 0} if the
+     *     pipe is empty, which puts the reader to sleep exactly as {@link #read(byte[])} returning
+     *     {@code -1} does
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalArgumentException if {@code maxMessages < 1}
+     * @throws IllegalStateException if the pipe is closed or another thread is reading
+     */
+    public int readBatch(MessageHandler handler, int maxMessages) {
+        Objects.requireNonNull(handler, "handler");
+        if (maxMessages < 1) {
+            throw new IllegalArgumentException("maxMessages must be >= 1: " + maxMessages);
+        }
+        enterReader();
+        long consumedFrom = front;
+        try {
+            return drain(handler, maxMessages);
         } finally {
             leaveReader(consumedFrom);
         }

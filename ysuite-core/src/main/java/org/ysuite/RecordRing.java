@@ -279,12 +279,13 @@ class RecordRing {
     /**
      * Reader: hands the messages in [{@code from}, {@code end}) to {@code handler}, each as a view
      * into the ring, telling {@code reader} after each record (a handler's exception propagates
-     * after its record counted as consumed). {@code from != end}; {@code header} is the header at
-     * {@code from}, already read. Each header is read once.
+     * after its record counted as consumed), and stops after {@code max} messages: the records
+     * after them stay unread, their headers unread. {@code from != end}; {@code header} is the
+     * header at {@code from}, already read; {@code max >= 1}. Each header is read once.
      *
      * @return how many messages were handed over
      */
-    final int drain(long from, long end, int header, MessageHandler handler, Reader reader) {
+    final int drain(long from, long end, int header, MessageHandler handler, Reader reader, int max) {
         // One hot call of the reader (the JIT inlines the loop into the pipe's read call only if
         // its compiled code stays small); a handler's exception takes the cold path.
         int n = 0;
@@ -303,7 +304,7 @@ class RecordRing {
                 n++;
             }
             pos = next;
-            if (reader.consumedTo(next) || pos == end) {
+            if (reader.consumedTo(next) || pos == end || n == max) {
                 return n;
             }
             header = headerAt(pos);

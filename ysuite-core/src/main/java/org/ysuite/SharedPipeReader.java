@@ -142,7 +142,7 @@ public final class SharedPipeReader extends SharedPipeEnd {
                 return 0;
             }
             inCallback = true; // the handler may close this reader: see SharedPipeEnd.close
-            return ring.drain(front, r, frontHeader, handler, consumed); // each header read once
+            return ring.drain(front, r, frontHeader, handler, consumed, Integer.MAX_VALUE); // each header read once
         } catch (InternalError e) {
             throw fault(e);
         } finally {

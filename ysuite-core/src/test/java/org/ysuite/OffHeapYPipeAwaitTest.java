@@ -78,6 +78,47 @@ class OffHeapYPipeAwaitTest {
         }
     }
 
+    /** Fails if readBatch(handler, max) ignores its limit or loses what it left in the pipe. */
+    @Test
+    void aLimitedBatchHandsAtMostItsLimitAndLeavesTheRestInOrder() {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, PARK)) {
+            for (byte i = 0; i < 5; i++) {
+                assertTrue(pipe.write(new byte[] {i}));
+            }
+            pipe.flush();
+            int[] next = {0};
+            MessageHandler inOrder = (b, o, l) -> assertEquals(next[0]++, b.get(o));
+            assertEquals(2, pipe.readBatch(inOrder, 2));
+            assertEquals(2, next[0]);
+            assertEquals(1, pipe.readBatch(inOrder, 1));
+            assertEquals(2, pipe.readBatch(inOrder, 10));
+            assertEquals(5, next[0]);
+            assertEquals(0, pipe.readBatch(inOrder, 10));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> pipe.readBatch(inOrder, 0));
+            assertEquals("maxMessages must be >= 1: 0", e.getMessage());
+        }
+    }
+
+    /** Fails (the writer never returns) if a limited batch's exit does not wake a writer asleep for space. */
+    @Test
+    void aLimitedBatchWakesAWriterAsleepForSpace() throws Throwable {
+        try (OffHeapYPipe pipe = new OffHeapYPipe(256, PARK, PARK)) {
+            byte[] message = new byte[16];
+            while (pipe.write(message)) {
+                // until the ring is full
+            }
+            pipe.flush();
+            TestThreads.Runner writer = TestThreads.start("writer", () -> {
+                pipe.awaitSpace(message.length);
+                assertTrue(pipe.write(message));
+            });
+            TestThreads.awaitParked(writer.thread); // asleep for space, WAITING raised
+            assertEquals(1, pipe.readBatch((b, o, l) -> assertEquals(16, l), 1));
+            writer.join();
+        }
+    }
+
     @Test
     void aTimedWaitRunsOutWithoutAMessage() throws InterruptedException {
         try (OffHeapYPipe pipe = new OffHeapYPipe(256, PARK)) {

@@ -1,7 +1,9 @@
 package org.ysuite.amqp;
 
 import com.rabbitmq.client.AMQP;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.ysuite.MessageHandler;
 
 /**
  * The writers that woke the publisher's thread and have not been read empty since, and the reading
@@ -12,13 +14,23 @@ import java.util.Arrays;
  * sleep: the writer's next flush then wakes the publisher's thread, which adds it again. A writer
  * whose channel's confirm window is full is passed over, not read, and stays on the list: a confirm
  * on that channel lets it on.
+ *
+ * <p>Each turn takes up to {@link #PER_TURN} messages from a writer in one
+ * {@link org.ysuite.OffHeapYPipe#readBatch(MessageHandler, int) readBatch}, so that a writer whose
+ * pipe is full (the broker is slower than the writers) is woken once per turn, not once per
+ * message: a wake-up is a system call on this thread and on the writer's, and on a machine whose
+ * cores the broker needs as well, what they cost the publisher comes out of the broker's share.
  */
 final class AwakeWriters {
+
+    /** The most messages a turn takes from one writer. */
+    static final int PER_TURN = 16;
 
     private PublisherWriter[] awake = new PublisherWriter[4];
     /** How many writers are on the list. */
     int count;
     private final byte[] scratch;
+    private final Take take = new Take();
 
     AwakeWriters(int maxRecord) {
         this.scratch = new byte[maxRecord];
@@ -55,13 +67,13 @@ final class AwakeWriters {
                     i++; // its channel's window is full: it waits, the writers of other channels go on
                     continue;
                 }
-                int length = w.pipe.read(scratch);
-                if (length < 0) {
+                take.set(l, w, lane, properties);
+                int taken = w.pipe.readBatch(take, Math.min(PER_TURN, Math.min(lane.ledger.room(), maxBatch - n)));
+                if (taken == 0) {
                     drop(i); // empty: its reader is asleep, its next flush wakes this thread
                     continue;
                 }
-                lane.publish(w, scratch, length, properties);
-                n++;
+                n += taken;
                 i++;
             }
             if (n == before) {
@@ -103,6 +115,35 @@ final class AwakeWriters {
             n++;
         }
         return n;
+    }
+
+    /**
+     * One turn's handler: publishes each record handed over on the turn's lane (see
+     * {@link PublisherLane#publish}). A record handed over after the link went down is recorded,
+     * not sent: the loss settles it as {@code LOST}, with the link's other outstanding messages.
+     */
+    private final class Take implements MessageHandler {
+        private PublisherLink link;
+        private PublisherWriter writer;
+        private PublisherLane lane;
+        private AMQP.BasicProperties properties;
+
+        void set(PublisherLink link, PublisherWriter writer, PublisherLane lane, AMQP.BasicProperties properties) {
+            this.link = link;
+            this.writer = writer;
+            this.lane = lane;
+            this.properties = properties;
+        }
+
+        @Override
+        public void onMessage(ByteBuffer buffer, int offset, int length) {
+            if (link.down) {
+                lane.ledger.record(writer);
+                return;
+            }
+            buffer.get(offset, scratch, 0, length);
+            lane.publish(writer, scratch, length, properties);
+        }
     }
 
     private void drop(int i) {

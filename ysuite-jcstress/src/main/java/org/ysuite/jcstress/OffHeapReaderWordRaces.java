@@ -92,6 +92,51 @@ public final class OffHeapReaderWordRaces {
     }
 
     /**
+     * {@link #BatchExitVsWaitingWriter} with a batch limited to two messages
+     * ({@code readBatch(handler, 2)}): the limited batch leaves records in the ring and its exit is
+     * the same RMW, which must see a WAITING raised while the batch ran (or the raise's CAS must see
+     * its head). r1 = 1 if the write fit at once, r2 = 1 if the writer slept through the batch's exit
+     * (timed out), r3 = 1 if the batch handed over one or two intact records of message 7.
+     */
+    @JCStressTest
+    @Outcome(id = {"1, 0, 1", "0, 0, 1"}, expect = ACCEPTABLE, desc = "the writer fit at once, or waited and was woken by the limited batch's exit")
+    @Outcome(id = {"0, 1, 1", "1, 1, 1"}, expect = FORBIDDEN, desc = "BOTH ASLEEP: the limited batch's exit missed WAITING (or the CAS missed head)")
+    @Outcome(expect = FORBIDDEN, desc = "the limited batch lost, tore or over-read a record")
+    @State
+    public static class LimitedBatchExitVsWaitingWriter {
+        private final OffHeapYPipe pipe = fullRing();
+
+        @Actor
+        public void writer(III_Result r) {
+            if (pipe.write(MESSAGE)) {
+                r.r1 = 1;
+                return;
+            }
+            long start = System.nanoTime();
+            try {
+                r.r2 = pipe.awaitSpace(MESSAGE.length, Seq.TIMEOUT_MS, Seq.UNIT) ? Seq.slow(start) : 1;
+            } catch (InterruptedException e) {
+                r.r2 = -1;
+            }
+        }
+
+        @Actor
+        public void reader(III_Result r) {
+            int[] got = new int[2];
+            int n = pipe.readBatch((buf, off, len) -> {
+                got[0]++;
+                got[1] |= Seq.decode(buf, off, len) == 7 ? 0 : 1;
+            }, 2);
+            r.r3 = got[1] == 0 && n == got[0] && n >= 1 && n <= 2 ? 1 : 0;
+        }
+
+        @Arbiter
+        public void close(III_Result r) {
+            pipe.close();
+        }
+    }
+
+    /**
      * A writer going to sleep for space racing close(): close() CASes both words, then reads
      * waitingWriter; the writer writes waitingWriter, then CASes WAITING into the reader's word
      * and sees CLOSED/CLOSING in it if close() came first. r1 = 1 if awaitSpace threw "closed"
