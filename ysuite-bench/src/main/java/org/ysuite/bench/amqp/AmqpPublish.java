@@ -56,9 +56,18 @@ public class AmqpPublish {
     @Param({"64"})
     public int batch;
 
+    /** How long the trial's tear-down waits for the threads' last settle. */
+    private static final long SETTLE_WAIT_MS = 120_000;
+
     AmqpBroker brokerProcess;
     PublishWay.Shared shared;
     private Connection admin;
+    /**
+     * Senders set up and not yet torn down (guarded by {@code this}). JMH runs one thread's
+     * benchmark-scoped tear-down while another thread may still be in its own iteration tear-down
+     * (waiting for its confirms): closing the connection then would fail that wait.
+     */
+    private int openSenders;
 
     /**
      * Starts or finds the broker, declares the exchange, opens what the threads share.
@@ -83,10 +92,31 @@ public class AmqpPublish {
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         try {
+            awaitSendersDone();
             shared.close();
             admin.close();
         } finally {
             brokerProcess.close();
+        }
+    }
+
+    private synchronized void senderOpened() {
+        openSenders++;
+    }
+
+    private synchronized void senderDone() {
+        openSenders--;
+        notifyAll();
+    }
+
+    private synchronized void awaitSendersDone() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_WAIT_MS);
+        while (openSenders > 0) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw new IllegalStateException(openSenders + " sender(s) still settling after " + SETTLE_WAIT_MS + " ms");
+            }
+            wait(left);
         }
     }
 
@@ -98,6 +128,7 @@ public class AmqpPublish {
     public static class Sender {
         PublishWay publish;
         byte[] body;
+        private AmqpPublish bench;
 
         /**
          * Opens the thread's channel or writer.
@@ -109,6 +140,14 @@ public class AmqpPublish {
         public void setUp(AmqpPublish bench) throws Exception {
             body = new byte[bench.size];
             publish = bench.shared.forThread();
+            this.bench = bench;
+            bench.senderOpened();
+        }
+
+        /** This thread's last settle is over: the trial's tear-down may close the connection. */
+        @TearDown(Level.Trial)
+        public void done() {
+            bench.senderDone();
         }
 
         /**
