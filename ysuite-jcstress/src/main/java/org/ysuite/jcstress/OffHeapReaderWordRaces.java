@@ -7,6 +7,8 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 import org.openjdk.jcstress.infra.results.II_Result;
+import java.nio.ByteBuffer;
+import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 
@@ -42,6 +44,35 @@ public final class OffHeapReaderWordRaces {
         return pipe;
     }
 
+    /** The batch races' reader: counts the records handed over, and whether one was not message 7. */
+    static final class Sevens implements MessageHandler {
+        int count;
+        boolean torn;
+
+        @Override
+        public void onMessage(ByteBuffer buffer, int offset, int length) {
+            count++;
+            torn |= Seq.decode(buffer, offset, length) != 7;
+        }
+    }
+
+    /**
+     * The writer of the batch races: r1 = 1 if the message fit at once; else waits for space and
+     * sets r2 = 1 if the wait timed out or was slow (slept through the reader's exit).
+     */
+    static void writeOrAwaitSpace(OffHeapYPipe pipe, III_Result r) {
+        if (pipe.write(MESSAGE)) {
+            r.r1 = 1;
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            r.r2 = pipe.awaitSpace(MESSAGE.length, Seq.TIMEOUT_MS, Seq.UNIT) ? Seq.slow(start) : 1;
+        } catch (InterruptedException e) {
+            r.r2 = -1;
+        }
+    }
+
     /**
      * A writer going to sleep for space (raises WAITING, parks) racing a reader whose readBatch
      * drains the whole ring and publishes head once, in its exit. r1 = 1 if the writer's write
@@ -63,26 +94,14 @@ public final class OffHeapReaderWordRaces {
 
         @Actor
         public void writer(III_Result r) {
-            if (pipe.write(MESSAGE)) {
-                r.r1 = 1;
-                return;
-            }
-            long start = System.nanoTime();
-            try {
-                r.r2 = pipe.awaitSpace(MESSAGE.length, Seq.TIMEOUT_MS, Seq.UNIT) ? Seq.slow(start) : 1;
-            } catch (InterruptedException e) {
-                r.r2 = -1;
-            }
+            writeOrAwaitSpace(pipe, r);
         }
 
         @Actor
         public void reader(III_Result r) {
-            int[] got = new int[2];
-            pipe.readBatch((buf, off, len) -> {
-                got[0]++;
-                got[1] |= Seq.decode(buf, off, len) == 7 ? 0 : 1;
-            });
-            r.r3 = got[1] == 0 && got[0] >= records - 1 && got[0] <= records ? 1 : 0;
+            Sevens got = new Sevens();
+            pipe.readBatch(got);
+            r.r3 = !got.torn && got.count >= records - 1 && got.count <= records ? 1 : 0;
         }
 
         @Arbiter
@@ -108,26 +127,14 @@ public final class OffHeapReaderWordRaces {
 
         @Actor
         public void writer(III_Result r) {
-            if (pipe.write(MESSAGE)) {
-                r.r1 = 1;
-                return;
-            }
-            long start = System.nanoTime();
-            try {
-                r.r2 = pipe.awaitSpace(MESSAGE.length, Seq.TIMEOUT_MS, Seq.UNIT) ? Seq.slow(start) : 1;
-            } catch (InterruptedException e) {
-                r.r2 = -1;
-            }
+            writeOrAwaitSpace(pipe, r);
         }
 
         @Actor
         public void reader(III_Result r) {
-            int[] got = new int[2];
-            int n = pipe.readBatch((buf, off, len) -> {
-                got[0]++;
-                got[1] |= Seq.decode(buf, off, len) == 7 ? 0 : 1;
-            }, 2);
-            r.r3 = got[1] == 0 && n == got[0] && n >= 1 && n <= 2 ? 1 : 0;
+            Sevens got = new Sevens();
+            int n = pipe.readBatch(got, 2);
+            r.r3 = !got.torn && n == got.count && n >= 1 && n <= 2 ? 1 : 0;
         }
 
         @Arbiter
