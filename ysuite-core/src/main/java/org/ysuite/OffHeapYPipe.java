@@ -507,14 +507,7 @@ public final class OffHeapYPipe extends OffHeapRing implements AutoCloseable {
      * @throws IllegalStateException if the pipe is closed or another thread is reading
      */
     public int readBatch(MessageHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        enterReader();
-        long consumedFrom = front;
-        try {
-            return drain(handler, Integer.MAX_VALUE);
-        } finally {
-            leaveReader(consumedFrom);
-        }
+        return readBatch(handler, Integer.MAX_VALUE);
     }
 
     /**

@@ -63,12 +63,13 @@ final class AwakeWriters {
                 }
                 PublisherWriter w = awake[i];
                 PublisherLane lane = l.lanes[w.lane];
-                if (lane.ledger.room() == 0) {
+                int room = lane.ledger.room(); // one volatile read of the ledger's settled per turn
+                if (room == 0) {
                     i++; // its channel's window is full: it waits, the writers of other channels go on
                     continue;
                 }
                 take.set(l, w, lane, properties);
-                int taken = w.pipe.readBatch(take, Math.min(PER_TURN, Math.min(lane.ledger.room(), maxBatch - n)));
+                int taken = w.pipe.readBatch(take, Math.min(PER_TURN, Math.min(room, maxBatch - n)));
                 if (taken == 0) {
                     drop(i); // empty: its reader is asleep, its next flush wakes this thread
                     continue;
