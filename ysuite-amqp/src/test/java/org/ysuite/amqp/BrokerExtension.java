@@ -1,9 +1,18 @@
 package org.ysuite.amqp;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.ysuite.amqp.broker.EmbeddedBroker;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -101,7 +110,33 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
         channel().queuePurge(queue);
     }
 
+    /** Declares {@code queue} durable (it outlives a restart of the broker) and empties it. */
+    void declareDurable(String queue) throws IOException {
+        channel().queueDeclare(queue, true, false, false, null);
+        channel().queuePurge(queue);
+    }
+
     long messageCount(String queue) throws IOException {
         return channel().messageCount(queue);
+    }
+
+    /** Skips the calling class where {@code rabbitmqctl} is not on the PATH. */
+    static void assumeRabbitmqctl() {
+        String path = System.getenv("PATH");
+        boolean found = path != null && Arrays.stream(path.split(File.pathSeparator))
+                .map(dir -> Path.of(dir, "rabbitmqctl")).anyMatch(Files::isExecutable);
+        Assumptions.assumeTrue(found, "rabbitmqctl is not on the PATH: no way to act on the node");
+    }
+
+    /** Runs {@code rabbitmqctl args} against the local node; fails unless it exits 0 within 60 s. */
+    static void rabbitmqctl(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("rabbitmqctl"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).inheritIO().start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(String.join(" ", command) + " did not end in 60 s");
+        }
+        assertEquals(0, p.exitValue(), String.join(" ", command));
     }
 }

@@ -1,12 +1,5 @@
 package org.ysuite.amqp;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,10 +15,7 @@ class RabbitMqReconnectTest extends ReconnectContract {
 
     @BeforeAll
     static void rabbitmqctlOnThePath() {
-        String path = System.getenv("PATH");
-        boolean found = path != null && java.util.Arrays.stream(path.split(File.pathSeparator))
-                .map(dir -> Path.of(dir, "rabbitmqctl")).anyMatch(Files::isExecutable);
-        Assumptions.assumeTrue(found, "rabbitmqctl is not on the PATH: no way to close the connections");
+        BrokerExtension.assumeRabbitmqctl();
     }
 
     @Override
@@ -35,11 +25,6 @@ class RabbitMqReconnectTest extends ReconnectContract {
 
     @Override
     void killConnections() throws Exception {
-        Process p = new ProcessBuilder("rabbitmqctl", "close_all_connections", "test").inheritIO().start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("rabbitmqctl close_all_connections did not end in 60 s");
-        }
-        assertEquals(0, p.exitValue(), "rabbitmqctl close_all_connections");
+        BrokerExtension.rabbitmqctl("close_all_connections", "test");
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.rabbitmq.client.MessageProperties;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -35,6 +36,14 @@ abstract class ReconnectContract {
     /** Closes every client connection from the broker's side; the queues stay. */
     abstract void killConnections() throws Exception;
 
+    /**
+     * Whether {@link #killConnections()} restarts the broker: then the queue is durable and the
+     * messages persistent, so that what the broker confirmed outlives the restart.
+     */
+    boolean restartsBroker() {
+        return false;
+    }
+
     /** Waits (polling a state, not a time) until {@code condition} holds; fails after 30 s. */
     static void awaitState(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -59,8 +68,13 @@ abstract class ReconnectContract {
         killedMidStream("reconnect-four-channels", 4);
     }
 
-    private void killedMidStream(String queue, int channels) throws Exception {
-        broker().declare(queue);
+    private void killedMidStream(String name, int channels) throws Exception {
+        String queue = restartsBroker() ? name + "-durable" : name; // a name is durable or not for good
+        if (restartsBroker()) {
+            broker().declareDurable(queue);
+        } else {
+            broker().declare(queue);
+        }
         int writers = 4;
         int cap = 1_000_000;
         int tail = 2000; // messages each writer publishes once it knows the publisher reconnected
@@ -75,6 +89,7 @@ abstract class ReconnectContract {
         consuming.start();
         AmqpPublisher publisher = AmqpPublisher.builder().confirmWindow(256).writerBufferBytes(64 * 1024)
                 .channels(channels)
+                .properties(restartsBroker() ? MessageProperties.PERSISTENT_BASIC : MessageProperties.MINIMAL_BASIC)
                 .reconnect(Duration.ofMillis(1), Duration.ofMillis(50)).name("reconnecting")
                 .open(broker().factory());
         Thread[] threads = new Thread[writers];
