@@ -3,6 +3,7 @@ package org.ysuite.amqp;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ConfirmListener;
+import com.rabbitmq.client.Method;
 import com.rabbitmq.client.ReturnListener;
 import java.io.IOException;
 import java.util.Arrays;
@@ -44,7 +45,7 @@ final class PublisherLane {
         this.channel = channel;
         this.ledger = ledger;
         this.base = ledger.published();
-        channel.confirmSelect();
+        selectConfirms(channel);
         channel.addConfirmListener(new ConfirmListener() {
             @Override
             public void handleAck(long deliveryTag, boolean multiple) {
@@ -57,6 +58,21 @@ final class PublisherLane {
             }
         });
         channel.addReturnListener((ReturnListener) this::returned);
+    }
+
+    /**
+     * Puts {@code channel} in confirm mode by sending {@code confirm.select} itself rather than by
+     * {@code Channel.confirmSelect()}: that one also makes amqp-client record every published tag in
+     * a synchronized {@code TreeSet} and remove it on each ack, for {@code waitForConfirms}, which the
+     * publisher never calls (its ledger keeps the tags). The channel's delivery tags and its acks
+     * are the same either way; only that bookkeeping, a lock and a tree node per message on the
+     * publisher's thread and on the connection's, is left out.
+     */
+    static void selectConfirms(Channel channel) throws IOException {
+        Method reply = channel.rpc(new AMQP.Confirm.Select.Builder().build()).getMethod();
+        if (!(reply instanceof AMQP.Confirm.SelectOk)) {
+            throw new IOException("confirm.select answered with " + reply.protocolMethodName());
+        }
     }
 
     /**
