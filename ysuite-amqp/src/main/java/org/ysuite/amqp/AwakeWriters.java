@@ -20,11 +20,14 @@ import org.ysuite.MessageHandler;
  * pipe is full (the broker is slower than the writers) is woken once per turn, not once per
  * message: a wake-up is a system call on this thread and on the writer's, and on a machine whose
  * cores the broker needs as well, what they cost the publisher comes out of the broker's share.
+ * 64 cost the client less CPU per message than 16 and than 256 with four writers on both brokers
+ * ({@code ysuite-bench/amqp-cpu.sh}; docs/amqp-results.md); within a batch ({@code maxBatch}, 256 by
+ * default) four full writers still take turns.
  */
 final class AwakeWriters {
 
     /** The most messages a turn takes from one writer. */
-    static final int PER_TURN = 16;
+    static final int PER_TURN = 64;
 
     private PublisherWriter[] awake = new PublisherWriter[4];
     /** How many writers are on the list. */
