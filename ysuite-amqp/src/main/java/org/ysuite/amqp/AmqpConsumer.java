@@ -69,6 +69,9 @@ public final class AmqpConsumer implements AutoCloseable {
     private DeliveryHandler handler;
     private long lastTag;
     private long nextDelay;
+    /** Whether a loss is being mended: {@link #retryAt} holds the time of the next try. */
+    private boolean retrying;
+    private long retryAt;
     private final MessageHandler unpack = this::unpack;
 
     private AmqpConsumer(ConnectionFactory factory, String queue, int prefetch, int bufferBytes,
@@ -151,7 +154,8 @@ public final class AmqpConsumer implements AutoCloseable {
      * Opens a connection of its own and starts consuming {@code queue}; after a lost connection or
      * channel, {@link #poll} reconnects: the first try {@code initialDelay} after it saw the loss,
      * then after twice the last wait (at least 1 ms), up to {@code maxDelay}, each within its
-     * timeout. What was not acknowledged is delivered again (at least once).
+     * timeout; a wait longer than a poll's timeout goes on over the next polls. What was not
+     * acknowledged is delivered again (at least once).
      *
      * @param factory the connection's settings
      * @param queue the queue's name
@@ -329,21 +333,27 @@ public final class AmqpConsumer implements AutoCloseable {
     }
 
     /**
-     * Polling thread, after a loss: opens a new link, waiting {@code nextDelay} before each try
-     * (close() ends the wait), until one succeeds, the consumer is closed (throws) or the
-     * deadline passes ({@code null}).
+     * Polling thread, after a loss: opens a new link, trying at {@link #retryAt} and, after each
+     * failed try, {@code nextDelay} later (close() ends the wait), until one succeeds, the consumer
+     * is closed (throws) or the deadline passes ({@code null}). The time of the next try outlives
+     * the poll: a back-off longer than a poll's timeout is waited out over several polls, not
+     * started again by each.
      */
     private Link reconnect(long deadline) throws InterruptedException {
         Link lost = link;
         lost.close(); // whatever is left of it
+        if (!retrying) {
+            retrying = true;
+            retryAt = System.nanoTime() + nextDelay; // the first try, nextDelay after the loss was seen
+        }
         for (;;) {
-            long until = System.nanoTime() + nextDelay;
             synchronized (backOff) {
-                for (long left = nextDelay; !closed && left > 0; left = until - System.nanoTime()) {
-                    if (deadline - System.nanoTime() <= 0) {
-                        return null; // the next poll waits again
+                for (long left = retryAt - System.nanoTime(); !closed && left > 0; left = retryAt - System.nanoTime()) {
+                    long toDeadline = deadline - System.nanoTime();
+                    if (toDeadline <= 0) {
+                        return null; // the next poll waits on, until retryAt
                     }
-                    TimeUnit.NANOSECONDS.timedWait(backOff, Math.min(left, deadline - System.nanoTime()));
+                    TimeUnit.NANOSECONDS.timedWait(backOff, Math.min(left, toDeadline));
                 }
             }
             if (closed) {
@@ -357,6 +367,7 @@ public final class AmqpConsumer implements AutoCloseable {
                     throw new IllegalStateException("the consumer is closed");
                 }
                 reconnections++; // the polling thread's only (one at a time)
+                retrying = false;
                 nextDelay = reconnectDelay;
                 return next;
             } catch (IOException | TimeoutException | RuntimeException e) {
@@ -365,6 +376,7 @@ public final class AmqpConsumer implements AutoCloseable {
                 }
                 lost.downCause = "reconnecting failed: " + e;
                 nextDelay = Math.min(maxReconnectDelay, Math.max(2 * nextDelay, MIN_RECONNECT_DELAY));
+                retryAt = System.nanoTime() + nextDelay;
                 if (deadline - System.nanoTime() <= 0) {
                     return null;
                 }

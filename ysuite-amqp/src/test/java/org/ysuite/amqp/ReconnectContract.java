@@ -196,8 +196,9 @@ abstract class ReconnectContract {
         public void run() {
             long[] next = new long[seen.length]; // each writer's first confirmed message not seen yet
             java.util.Arrays.fill(next, 1);
+            // a back-off (up to 1 s) longer than a poll's timeout (100 ms): its waits span polls
             try (AmqpConsumer consumer = AmqpConsumer.open(broker().factory(), queue, 500, 1 << 20,
-                    Duration.ofMillis(1), Duration.ofMillis(50))) {
+                    Duration.ofMillis(1), Duration.ofSeconds(1))) {
                 long idleSince = System.nanoTime();
                 for (;;) {
                     // the timeout only lets the loop look at settled now and then
