@@ -126,7 +126,7 @@ public final class AmqpPublisher implements AutoCloseable {
         Arrays.setAll(ledgers, i -> new ConfirmLedger(b.confirmWindow));
         this.awake = new AwakeWriters(OffHeapYPipe.maxMessageLength(b.writerBufferBytes));
         this.control = mailbox.newWriter();
-        this.link = PublisherLink.open(factory, name, ledgers, this);
+        this.link = PublisherLink.open(factory, name, properties, ledgers, this);
         this.thread = new Thread(this::run, b.name + "-publisher");
         thread.start(); // happens-before: the thread sees everything set up above
     }
@@ -434,7 +434,7 @@ public final class AmqpPublisher implements AutoCloseable {
             try {
                 // Every earlier tag is settled: each new channel's tag t is its ledger's base + t.
                 // The new link's fields are published to the writers by the volatile write.
-                link = PublisherLink.open(factory, name, ledgers, this);
+                link = PublisherLink.open(factory, name, properties, ledgers, this);
                 reconnections++; // this thread's only: no lost update
                 connected = true;
                 return true;
@@ -484,23 +484,19 @@ public final class AmqpPublisher implements AutoCloseable {
     }
 
     /**
-     * Publishes a batch with the link's socket corked: one socket write for the batch, whichever
-     * channels its messages went to. One thread drives every channel: amqp-client serialises the
-     * frames of all a connection's channels onto its one socket anyway, so more publishing threads
-     * would contend for that socket's lock and split the batch into more writes; the broker's side,
-     * which serves each channel serially, is where several channels run in parallel.
+     * Publishes a batch, its frames written to the socket at its end in one write whichever
+     * channels its messages went to ({@link FrameBatch}). One thread drives every channel:
+     * amqp-client serialises the frames of all a connection's channels onto its one socket anyway,
+     * so more publishing threads would contend for that socket's lock and split the batch into
+     * more writes; the broker's side, which serves each channel serially, is where several
+     * channels run in parallel.
      */
     private int publishBatch() {
         PublisherLink l = link; // this thread's own write: no other thread changes it
-        l.cork.cork();
         try {
             return counted(awake.publish(l, maxBatch, properties));
         } finally {
-            try {
-                l.cork.uncork();
-            } catch (IOException | RuntimeException e) {
-                l.failed("publishing failed: " + e); // settled as lost from the next round on
-            }
+            l.endBatch();
         }
     }
 

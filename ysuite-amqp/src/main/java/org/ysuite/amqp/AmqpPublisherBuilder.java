@@ -207,7 +207,6 @@ public final class AmqpPublisherBuilder {
         ConnectionFactory own = factory.clone();
         own.setAutomaticRecoveryEnabled(false); // a recovered channel restarts its delivery tags
         own.setTopologyRecoveryEnabled(false);
-        CorkedSockets.install(own); // one socket write per batch, where the sockets are plain ones
         return new AmqpPublisher(this, own);
     }
 }

@@ -145,8 +145,7 @@ final class AwakeWriters {
                 lane.ledger.record(writer);
                 return;
             }
-            buffer.get(offset, scratch, 0, length);
-            lane.publish(writer, scratch, length, properties);
+            lane.publish(writer, buffer, offset, length, scratch, properties);
         }
     }
 

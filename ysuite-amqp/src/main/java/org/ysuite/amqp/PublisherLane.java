@@ -6,6 +6,7 @@ import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Method;
 import com.rabbitmq.client.ReturnListener;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -76,23 +77,40 @@ final class PublisherLane {
     }
 
     /**
-     * Publisher's thread: publishes the record of {@code length} bytes in {@code scratch} (see
-     * {@link PublisherWriter}) for writer {@code w}, recorded in this lane's ledger; the caller
-     * checked the ledger's room. A failure takes the whole link down.
+     * Publisher's thread: publishes the record of {@code length} bytes at {@code at} in
+     * {@code record} (see {@link PublisherWriter}) for writer {@code w}, recorded in this lane's
+     * ledger; the caller checked the ledger's room. The record's frames join the link's batch
+     * ({@link FrameBatch}), or, where the link has none or the broker has stopped this channel's
+     * flow, go through {@code basicPublish} (the record copied into {@code scratch} first, and the
+     * batch written before it, so that the channel's messages keep their order). A failure takes
+     * the whole link down.
      */
-    void publish(PublisherWriter w, byte[] scratch, int length, AMQP.BasicProperties properties) {
-        boolean mandatory = scratch[0] != 0;
-        int exchangeLength = scratch[1] & 0xFF;
-        String exchange = w.exchange(scratch, 2, exchangeLength);
-        int keyAt = 2 + exchangeLength;
-        int keyLength = scratch[keyAt] & 0xFF;
-        String routingKey = w.routingKey(scratch, keyAt + 1, keyLength);
-        int bodyAt = keyAt + 1 + keyLength;
-        byte[] body = Arrays.copyOfRange(scratch, bodyAt, length);
+    void publish(PublisherWriter w, ByteBuffer record, int at, int length, byte[] scratch,
+                 AMQP.BasicProperties properties) {
+        boolean mandatory = record.get(at) != 0;
         long tag = ledger.record(w); // before the publish: a confirm may come at once
-        AMQP.BasicProperties props = mandatory ? tagged(properties, tag) : properties;
+        AMQP.BasicProperties tagged = mandatory ? tagged(properties, tag) : null;
+        FrameBatch frames = link.frames;
         try {
-            channel.basicPublish(exchange, routingKey, mandatory, props, body);
+            if (frames != null && !FrameBatch.flowBlocked(channel)) {
+                if (!channel.isOpen()) {
+                    link.failed("publishing failed: the channel is closed: " + channel.getCloseReason());
+                    return;
+                }
+                frames.publish(channel.getChannelNumber(), record, at, length, tagged);
+                return;
+            }
+            if (frames != null) {
+                frames.write();
+            }
+            record.get(at, scratch, 0, length);
+            int exchangeLength = scratch[1] & 0xFF;
+            String exchange = w.exchange(scratch, 2, exchangeLength);
+            int keyAt = 2 + exchangeLength;
+            int keyLength = scratch[keyAt] & 0xFF;
+            String routingKey = w.routingKey(scratch, keyAt + 1, keyLength);
+            byte[] body = Arrays.copyOfRange(scratch, keyAt + 1 + keyLength, length);
+            channel.basicPublish(exchange, routingKey, mandatory, tagged == null ? properties : tagged, body);
         } catch (IOException | RuntimeException e) {
             link.failed("publishing failed: " + e); // settled as lost from the next round on
         }

@@ -1,5 +1,6 @@
 package org.ysuite.amqp;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -25,8 +26,12 @@ final class PublisherLink {
     final Connection connection;
     /** Lane {@code i} records in the publisher's ledger {@code i}. */
     final PublisherLane[] lanes;
-    /** Holds the publisher thread's flushes back for a batch ({@link CorkedSockets}). */
-    final CorkedSockets.Cork cork;
+    /**
+     * The publisher thread's frames of a batch, written to the socket at once; {@code null} where
+     * the connection does not allow it ({@link FrameBatch#of}): each message is then published by
+     * {@code basicPublish}.
+     */
+    final FrameBatch frames;
     private final AmqpPublisher publisher;
 
     /** Set by a channel's shutdown listener, or by the publisher's thread on a failed publish. */
@@ -36,10 +41,10 @@ final class PublisherLink {
     volatile boolean blocked;
     volatile String blockedReason;
 
-    private PublisherLink(Connection connection, CorkedSockets.Cork cork, ConfirmLedger[] ledgers,
+    private PublisherLink(Connection connection, AMQP.BasicProperties properties, ConfirmLedger[] ledgers,
                           AmqpPublisher publisher) throws IOException {
         this.connection = connection;
-        this.cork = cork;
+        this.frames = FrameBatch.of(connection, properties);
         this.publisher = publisher;
         this.lanes = new PublisherLane[ledgers.length];
         for (int i = 0; i < ledgers.length; i++) {
@@ -56,21 +61,40 @@ final class PublisherLink {
 
     /**
      * Opens a connection with {@code factory} and a confirm-mode channel on it per ledger; each
-     * channel's tags continue its ledger's (every tag of it settled).
+     * channel's tags continue its ledger's (every tag of it settled). Every message is published
+     * with {@code properties} (a mandatory one with its tag header added).
      *
      * @throws IOException if the connection or a channel cannot be opened
      * @throws TimeoutException if the connection times out
      */
-    static PublisherLink open(ConnectionFactory factory, String name, ConfirmLedger[] ledgers,
-                              AmqpPublisher publisher) throws IOException, TimeoutException {
+    static PublisherLink open(ConnectionFactory factory, String name, AMQP.BasicProperties properties,
+                              ConfirmLedger[] ledgers, AmqpPublisher publisher) throws IOException, TimeoutException {
         Connection c = factory.newConnection(name);
-        CorkedSockets.Cork cork = factory.getSocketFactory() instanceof CorkedSockets
-                ? ((CorkedSockets) factory.getSocketFactory()).takeLast() : CorkedSockets.NONE;
         try {
-            return new PublisherLink(c, cork, ledgers, publisher);
+            return new PublisherLink(c, properties, ledgers, publisher);
         } catch (IOException | RuntimeException e) {
             c.abort();
             throw e;
+        }
+    }
+
+    /**
+     * Publisher's thread, at the end of a batch: writes the batch's frames to the socket in one
+     * write, or drops them if the link went down meanwhile (their messages are recorded, and the
+     * loss settles them as lost).
+     */
+    void endBatch() {
+        if (frames == null) {
+            return; // basicPublish flushed each message
+        }
+        if (down) {
+            frames.discard();
+            return;
+        }
+        try {
+            frames.flush();
+        } catch (IOException | RuntimeException e) {
+            failed("publishing failed: " + e);
         }
     }
 

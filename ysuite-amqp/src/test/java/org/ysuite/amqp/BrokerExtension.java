@@ -21,8 +21,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The broker of a test class, with an admin channel for declaring and counting: a new
- * {@link EmbeddedBroker} per class, or ({@link #rabbitMq()}) the RabbitMQ node that
- * {@value #RABBITMQ_URI} names, the class skipped where it is unset.
+ * {@link EmbeddedBroker} per class (its factory in NIO mode with {@link #embeddedNio()}), or
+ * ({@link #rabbitMq()}) the RabbitMQ node that {@value #RABBITMQ_URI} names, the class skipped
+ * where it is unset.
  */
 final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
@@ -30,22 +31,29 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
     static final String RABBITMQ_URI = "YSUITE_RABBITMQ_URI";
 
     private final boolean rabbitMq;
+    private final boolean nio;
     private EmbeddedBroker broker;
     private ConnectionFactory factory;
     private Connection admin;
     private Channel channel;
 
     BrokerExtension() {
-        this(false);
+        this(false, false);
     }
 
-    private BrokerExtension(boolean rabbitMq) {
+    private BrokerExtension(boolean rabbitMq, boolean nio) {
         this.rabbitMq = rabbitMq;
+        this.nio = nio;
     }
 
     /** The RabbitMQ node of {@value #RABBITMQ_URI}. */
     static BrokerExtension rabbitMq() {
-        return new BrokerExtension(true);
+        return new BrokerExtension(true, false);
+    }
+
+    /** An embedded broker, its factory in amqp-client's NIO mode ({@code useNio()}). */
+    static BrokerExtension embeddedNio() {
+        return new BrokerExtension(false, true);
     }
 
     @Override
@@ -59,6 +67,9 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
         } else {
             broker = EmbeddedBroker.start();
             factory = broker.factory();
+            if (nio) {
+                factory.useNio();
+            }
         }
         openAdmin();
     }
