@@ -57,6 +57,7 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
     }
 
     @Override
+    @SuppressWarnings("deprecation") // useNio(): amqp-client 5.37 deprecates NIO mode, which applications still use
     public void beforeAll(ExtensionContext context) throws Exception {
         if (rabbitMq) {
             String uri = System.getenv(RABBITMQ_URI);

@@ -110,6 +110,7 @@ class FrameBatchTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // useNio(): amqp-client 5.37 deprecates NIO mode, which applications still use
     void notOfferedOverNio() throws IOException, java.util.concurrent.TimeoutException {
         ConnectionFactory nio = BROKER.factory().clone();
         nio.useNio();
