@@ -7,6 +7,7 @@ import com.rabbitmq.client.impl.AMQChannel;
 import com.rabbitmq.client.impl.AMQConnection;
 import com.rabbitmq.client.impl.Frame;
 import com.rabbitmq.client.impl.SocketFrameHandler;
+import com.rabbitmq.client.observation.ObservationCollector;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -28,8 +29,10 @@ import java.nio.ByteBuffer;
  * frame object for a thread of their own, so the buffer could not be reused, and the publisher
  * calls {@code basicPublish} there ({@link #of} returns {@code null}). A channel that the broker
  * has stopped with {@code channel.flow} is published to through {@code basicPublish} as well,
- * which waits for the flow to resume as it always did ({@link #flowBlocked}). The connection's
- * {@code MetricsCollector}, if the application set one, does not see these publishes.
+ * which waits for the flow to resume as it always did ({@link #flowBlocked}), and so is every
+ * channel of a connection whose factory has an {@code ObservationCollector} (tracing): an
+ * observation may change each message's properties, which only {@code basicPublish} lets it do. A
+ * {@code MetricsCollector} is told of each message these frames carry by {@link PublisherLane}.
  *
  * <p>Publisher's thread only.
  */
@@ -50,7 +53,10 @@ final class FrameBatch extends Frame {
     private static final int BODY_SIZE_AT = 4;
 
     /** amqp-client's channel.flow state ({@code AMQChannel._blockContent}), or {@code null}. */
-    private static final VarHandle BLOCK_CONTENT = blockContent();
+    private static final VarHandle BLOCK_CONTENT = field(AMQChannel.class, "_blockContent", boolean.class);
+    /** amqp-client's connection's {@code observationCollector}, or {@code null}. */
+    private static final VarHandle OBSERVATION =
+            field(AMQConnection.class, "observationCollector", ObservationCollector.class);
 
     private final AMQConnection connection;
     /** The content header's payload for the publisher's properties, body size 0. */
@@ -70,20 +76,27 @@ final class FrameBatch extends Frame {
 
     /**
      * A batch over {@code c}, or {@code null} where {@code c} does not write frames at once under a
-     * lock (not amqp-client's blocking socket handler), or where amqp-client's channel.flow state
-     * cannot be read: the publisher then calls {@code basicPublish}.
+     * lock (not amqp-client's blocking socket handler), where it observes each publish (an
+     * {@code ObservationCollector} set on its factory), or where amqp-client's channel.flow state or
+     * observation collector cannot be read: the publisher then calls {@code basicPublish}.
      *
      * @throws IOException if the properties cannot be encoded
      */
     static FrameBatch of(Connection c, AMQP.BasicProperties properties) throws IOException {
-        if (BLOCK_CONTENT == null || !(c instanceof AMQConnection)
-                || ((AMQConnection) c).getFrameHandler().getClass() != SocketFrameHandler.class) {
+        if (BLOCK_CONTENT == null || OBSERVATION == null || !(c instanceof AMQConnection)
+                || ((AMQConnection) c).getFrameHandler().getClass() != SocketFrameHandler.class
+                || OBSERVATION.get((AMQConnection) c) != ObservationCollector.NO_OP) {
             return null;
         }
         return new FrameBatch((AMQConnection) c, properties);
     }
 
-    /** Whether the broker has stopped {@code channel}'s content ({@code channel.flow}). */
+    /**
+     * Whether the broker has stopped {@code channel}'s content ({@code channel.flow}). amqp-client's
+     * connection thread writes the volatile {@code _blockContent} when the broker's
+     * {@code channel.flow} arrives; nothing else is published through it, so a stale read lets at
+     * most the message at hand out before the next one waits.
+     */
     static boolean flowBlocked(Channel channel) {
         return channel instanceof AMQChannel && (boolean) BLOCK_CONTENT.getVolatile((AMQChannel) channel);
     }
@@ -223,12 +236,12 @@ final class FrameBatch extends Frame {
         return properties.toFrame(0, size).getPayload();
     }
 
-    private static VarHandle blockContent() {
+    /** amqp-client's field {@code name} of {@code owner}, or {@code null} (another amqp-client: every message through basicPublish). */
+    private static VarHandle field(Class<?> owner, String name, Class<?> type) {
         try {
-            return MethodHandles.privateLookupIn(AMQChannel.class, MethodHandles.lookup())
-                    .findVarHandle(AMQChannel.class, "_blockContent", boolean.class);
+            return MethodHandles.privateLookupIn(owner, MethodHandles.lookup()).findVarHandle(owner, name, type);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return null; // another amqp-client: every message through basicPublish
+            return null;
         }
     }
 }

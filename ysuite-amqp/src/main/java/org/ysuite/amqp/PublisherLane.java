@@ -98,6 +98,9 @@ final class PublisherLane {
                     return;
                 }
                 frames.publish(channel.getChannelNumber(), record, at, length, tagged);
+                if (link.metrics != null) {
+                    link.metrics.basicPublish(channel); // as basicPublish tells it
+                }
                 return;
             }
             if (frames != null) {

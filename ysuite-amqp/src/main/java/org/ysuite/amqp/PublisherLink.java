@@ -5,6 +5,8 @@ import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.MetricsCollector;
+import com.rabbitmq.client.NoOpMetricsCollector;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
@@ -32,6 +34,11 @@ final class PublisherLink {
      * {@code basicPublish}.
      */
     final FrameBatch frames;
+    /**
+     * The application's {@code MetricsCollector} (set on its factory), told of each message that
+     * {@link #frames} carries as {@code basicPublish} would tell it; {@code null} if none is set.
+     */
+    final MetricsCollector metrics;
     private final AmqpPublisher publisher;
 
     /** Set by a channel's shutdown listener, or by the publisher's thread on a failed publish. */
@@ -41,10 +48,11 @@ final class PublisherLink {
     volatile boolean blocked;
     volatile String blockedReason;
 
-    private PublisherLink(Connection connection, AMQP.BasicProperties properties, ConfirmLedger[] ledgers,
-                          AmqpPublisher publisher) throws IOException {
+    private PublisherLink(Connection connection, MetricsCollector metrics, AMQP.BasicProperties properties,
+                          ConfirmLedger[] ledgers, AmqpPublisher publisher) throws IOException {
         this.connection = connection;
         this.frames = FrameBatch.of(connection, properties);
+        this.metrics = metrics == null || metrics.getClass() == NoOpMetricsCollector.class ? null : metrics;
         this.publisher = publisher;
         this.lanes = new PublisherLane[ledgers.length];
         for (int i = 0; i < ledgers.length; i++) {
@@ -71,7 +79,7 @@ final class PublisherLink {
                               ConfirmLedger[] ledgers, AmqpPublisher publisher) throws IOException, TimeoutException {
         Connection c = factory.newConnection(name);
         try {
-            return new PublisherLink(c, properties, ledgers, publisher);
+            return new PublisherLink(c, factory.getMetricsCollector(), properties, ledgers, publisher);
         } catch (IOException | RuntimeException e) {
             c.abort();
             throw e;

@@ -1,0 +1,123 @@
+package org.ysuite.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.NoOpMetricsCollector;
+import com.rabbitmq.client.observation.ObservationCollector;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What an application sets on its factory for amqp-client's own instrumentation sees every message
+ * the publisher publishes, as it would with {@code basicPublish}: a {@code MetricsCollector} counts
+ * each one, and an {@code ObservationCollector} (tracing) observes each one and may add to its
+ * properties, which the broker then holds.
+ */
+@Timeout(30)
+class CollectorsTest {
+
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
+
+    private static final int MESSAGES = 1000;
+
+    /** The metrics an application might keep: publishes and the broker's acks. */
+    static final class CountingMetrics extends NoOpMetricsCollector {
+        final AtomicLong published = new AtomicLong();
+        final AtomicLong acked = new AtomicLong();
+
+        @Override
+        public void basicPublish(Channel channel) {
+            published.incrementAndGet();
+        }
+
+        @Override
+        public void basicPublishAck(Channel channel, long deliveryTag, boolean multiple) {
+            acked.incrementAndGet();
+        }
+    }
+
+    /** An observation that, as a tracer does, adds a header to every message it sees published. */
+    static final class TracingObservation implements ObservationCollector {
+        final AtomicLong observed = new AtomicLong();
+
+        @Override
+        public void publish(PublishCall call, AMQP.Basic.Publish publish, AMQP.BasicProperties properties,
+                            ByteBuffer body, ConnectionInfo connectionInfo) throws IOException {
+            observed.incrementAndGet();
+            Map<String, Object> headers = properties.getHeaders() == null
+                    ? new HashMap<>() : new HashMap<>(properties.getHeaders());
+            headers.put("trace", "span-of-" + publish.getRoutingKey());
+            call.publish(properties.builder().headers(headers).build());
+        }
+
+        @Override
+        public Consumer basicConsume(String queue, String consumerTag, Consumer consumer) {
+            return consumer;
+        }
+
+        @Override
+        public GetResponse basicGet(BasicGetCall call, String queue) {
+            return call.get();
+        }
+    }
+
+    private static void publish(ConnectionFactory factory, String queue) throws Exception {
+        try (AmqpPublisher publisher = AmqpPublisher.builder().open(factory)) {
+            PublisherWriter w = publisher.newWriter();
+            byte[] body = new byte[8];
+            for (int i = 0; i < MESSAGES; i++) {
+                w.publish("", queue, body);
+            }
+            assertTrue(w.awaitSettled(MESSAGES, 20, TimeUnit.SECONDS), "every message settled");
+            assertEquals(MESSAGES, w.confirmed());
+        }
+    }
+
+    @Test
+    void aMetricsCollectorCountsEveryPublish() throws Exception {
+        BROKER.declare("metered");
+        ConnectionFactory factory = BROKER.factory().clone();
+        CountingMetrics metrics = new CountingMetrics();
+        factory.setMetricsCollector(metrics);
+        publish(factory, "metered");
+        assertEquals(MESSAGES, metrics.published.get(), "publishes the metrics saw");
+        assertTrue(metrics.acked.get() > 0, "the broker's acks reach the metrics too");
+    }
+
+    @Test
+    void anObservationCollectorSeesAndTagsEveryPublish() throws Exception {
+        BROKER.declare("observed");
+        ConnectionFactory factory = BROKER.factory().clone();
+        TracingObservation tracing = new TracingObservation();
+        factory.setObservationCollector(tracing);
+        publish(factory, "observed");
+        assertEquals(MESSAGES, tracing.observed.get(), "publishes the observation saw");
+        try (Connection c = BROKER.factory().newConnection("check"); Channel channel = c.createChannel()) {
+            for (int i = 0; i < MESSAGES; i++) {
+                GetResponse got = channel.basicGet("observed", true);
+                assertNotNull(got, "message " + i + " is in the queue");
+                Map<String, Object> headers = got.getProps().getHeaders();
+                assertNotNull(headers, "message " + i + " has the observation's header");
+                assertEquals("span-of-observed", String.valueOf(headers.get("trace")), "message " + i);
+            }
+            assertNull(channel.basicGet("observed", true), "nothing more");
+        }
+    }
+}
