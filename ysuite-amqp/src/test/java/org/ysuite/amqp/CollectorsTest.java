@@ -78,7 +78,12 @@ class CollectorsTest {
         }
     }
 
-    private static void publish(ConnectionFactory factory, String queue) throws Exception {
+    /** Declares {@code queue} and publishes to it through a factory that {@code instrument} set up. */
+    private static void publish(String queue, java.util.function.Consumer<ConnectionFactory> instrument)
+            throws Exception {
+        BROKER.declare(queue);
+        ConnectionFactory factory = BROKER.factory().clone();
+        instrument.accept(factory);
         try (AmqpPublisher publisher = AmqpPublisher.builder().open(factory)) {
             PublisherWriter w = publisher.newWriter();
             byte[] body = new byte[8];
@@ -92,22 +97,16 @@ class CollectorsTest {
 
     @Test
     void aMetricsCollectorCountsEveryPublish() throws Exception {
-        BROKER.declare("metered");
-        ConnectionFactory factory = BROKER.factory().clone();
         CountingMetrics metrics = new CountingMetrics();
-        factory.setMetricsCollector(metrics);
-        publish(factory, "metered");
+        publish("metered", f -> f.setMetricsCollector(metrics));
         assertEquals(MESSAGES, metrics.published.get(), "publishes the metrics saw");
         assertTrue(metrics.acked.get() > 0, "the broker's acks reach the metrics too");
     }
 
     @Test
     void anObservationCollectorSeesAndTagsEveryPublish() throws Exception {
-        BROKER.declare("observed");
-        ConnectionFactory factory = BROKER.factory().clone();
         TracingObservation tracing = new TracingObservation();
-        factory.setObservationCollector(tracing);
-        publish(factory, "observed");
+        publish("observed", f -> f.setObservationCollector(tracing));
         assertEquals(MESSAGES, tracing.observed.get(), "publishes the observation saw");
         try (Connection c = BROKER.factory().newConnection("check"); Channel channel = c.createChannel()) {
             for (int i = 0; i < MESSAGES; i++) {

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs {@link Consumer} in a fresh {@code java --module-path ... -m} with the JDK that runs the
@@ -71,8 +72,7 @@ class ModulePathTest {
     }
 
     @Test
-    void aConsumerCannotCompileAgainstTheInternals() throws Exception {
-        Path dir = Files.createTempDirectory("peek");
+    void aConsumerCannotCompileAgainstTheInternals(@TempDir Path dir) throws Exception {
         Path src = dir.resolve("src");
         Files.createDirectories(src.resolve("peek"));
         Files.writeString(src.resolve("module-info.java"), "module peek { requires org.ysuite; }\n");

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivilegedAction;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,7 +37,7 @@ import org.apache.qpid.server.model.SystemConfig;
  * one, else the first JDK 17 to 22 under /usr/lib/jvm. Closing a child closes its standard input,
  * and the child shuts the broker down. {@link #closeConnections()} closes every client connection
  * from the broker's side, as a broker that drops its clients does (the queues and their messages
- * stay).
+ * stay). Closing it deletes the temporary work directory it was given.
  */
 public final class EmbeddedBroker implements AutoCloseable {
 
@@ -44,12 +46,14 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static final String CLOSED = "closed ";
 
     private final int port;
+    private final Path work;               // the broker's temporary directory, deleted on close
     private final Launched launched;       // in this JVM, or null
     private final Process child;           // or in a child JVM
     private final BufferedReader childOut; // the child's answers
 
-    private EmbeddedBroker(int port, Launched launched, Process child, BufferedReader childOut) {
+    private EmbeddedBroker(int port, Path work, Launched launched, Process child, BufferedReader childOut) {
         this.port = port;
+        this.work = work;
         this.launched = launched;
         this.child = child;
         this.childOut = childOut;
@@ -107,9 +111,22 @@ public final class EmbeddedBroker implements AutoCloseable {
             port = s.getLocalPort();
         }
         Path work = Files.createTempDirectory("ysuite-amqp-broker");
+        try {
+            return start(port, work, ownJvm);
+        } catch (Exception | Error e) {
+            try {
+                delete(work);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static EmbeddedBroker start(int port, Path work, boolean ownJvm) throws Exception {
         boolean here = Runtime.version().feature() < 23;
         if (here && !ownJvm) {
-            return new EmbeddedBroker(port, launch(port, work), null, null);
+            return new EmbeddedBroker(port, work, launch(port, work), null, null);
         }
         String java = here ? Path.of(System.getProperty("java.home"), "bin", "java").toString()
                 : olderJava().orElseThrow(() -> new IllegalStateException("Broker-J needs a JDK older than 23"
@@ -123,7 +140,26 @@ public final class EmbeddedBroker implements AutoCloseable {
                 throw new IllegalStateException("the broker's JVM ended before it was ready: exit " + p.waitFor());
             }
         }
-        return new EmbeddedBroker(port, null, p, out);
+        return new EmbeddedBroker(port, work, null, p, out);
+    }
+
+    /** Deletes a directory and everything under it; a path that is already gone is no error. */
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        List<Path> deepestFirst;
+        try (Stream<Path> all = Files.walk(dir)) {
+            deepestFirst = all.sorted(Comparator.reverseOrder()).toList();
+        }
+        for (Path p : deepestFirst) {
+            Files.deleteIfExists(p);
+        }
+    }
+
+    /** The broker's temporary work directory (for the tests: it is gone after {@link #close()}). */
+    Path workDirectory() {
+        return work;
     }
 
     private static Optional<String> olderJava() throws IOException {
@@ -238,21 +274,34 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    /** Shuts the broker down (a child JVM: within 30 s, else it is killed). */
+    /**
+     * Shuts the broker down (a child JVM: within 30 s, else it is killed) and deletes its work
+     * directory.
+     *
+     * @throws IOException if the child's standard input cannot be closed or the directory deleted
+     */
     @Override
     public void close() throws IOException {
         if (launched != null) {
             launched.launcher.shutdown();
-            return;
+        } else {
+            stopChild();
         }
-        child.getOutputStream().close();
+        delete(work);
+    }
+
+    private void stopChild() throws IOException {
         try {
-            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+            child.getOutputStream().close();
+        } finally {
+            try {
+                if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                    child.destroyForcibly().waitFor();
+                }
+            } catch (InterruptedException e) {
                 child.destroyForcibly();
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            child.destroyForcibly();
-            Thread.currentThread().interrupt();
         }
     }
 }
