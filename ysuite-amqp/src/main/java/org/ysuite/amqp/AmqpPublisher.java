@@ -74,6 +74,8 @@ public final class AmqpPublisher implements AutoCloseable {
     private final int writerBufferBytes;
     private final int maxBatch;
     private final int confirmWindow;
+    /** How much room a full window needs before the publisher's thread resumes it (hysteresis). */
+    private final int resumeRoom;
     private final AMQP.BasicProperties properties;
     private final ConnectionFactory factory;
     private final String name;
@@ -117,6 +119,9 @@ public final class AmqpPublisher implements AutoCloseable {
         this.writerBufferBytes = b.writerBufferBytes;
         this.maxBatch = b.maxBatch;
         this.confirmWindow = b.confirmWindow;
+        // A full window resumes when a sixteenth of it is free (at most a batch), not at the first
+        // confirm: one wake-up and one socket write per many messages, not per confirm frame.
+        this.resumeRoom = Math.max(1, Math.min(b.maxBatch, b.confirmWindow / 16));
         this.properties = b.properties;
         this.factory = factory;
         this.name = b.name;
@@ -329,7 +334,12 @@ public final class AmqpPublisher implements AutoCloseable {
     /** The connection's thread: the broker's basic.ack or basic.nack of {@code ledger}'s {@code tag}. */
     void answered(ConfirmLedger ledger, long tag, boolean multiple, boolean ack) {
         ledger.answer(tag, multiple, ack);
-        if (wantsSettle) { // volatile read after the ledger's volatile write of settled
+        // wantsSettle: a volatile read after the ledger's volatile write of settled (Dekker with
+        // sleep()). A sleeper waiting for room is woken only once the room reaches resumeRoom:
+        // room only grows while it sleeps (it alone publishes), and every later confirm looks
+        // again, so the confirm that makes enough room wakes it; the last one leaves the whole
+        // window free (resumeRoom is at most the window). Closing or down, every confirm wakes it.
+        if (wantsSettle && (ledger.room() >= resumeRoom || state != OPEN)) {
             wake();
         }
     }
@@ -466,9 +476,9 @@ public final class AmqpPublisher implements AutoCloseable {
             wantsSettle = true;
             // Dekker with answered(): this wrote wantsSettle (volatile), now reads the ledgers;
             // a confirm listener wrote its ledger (volatile settled), then reads wantsSettle. So
-            // a confirm that made room on any channel after publishBatch looked is seen here, or
-            // it wakes this thread.
-            boolean changed = waitsForRoom ? awake.roomForAny(ledgers) : !settledDown && outstanding() == 0;
+            // a confirm that made resumeRoom of room on any channel after publishBatch looked is
+            // seen here, or it wakes this thread.
+            boolean changed = waitsForRoom ? awake.roomForAny(ledgers, resumeRoom) : !settledDown && outstanding() == 0;
             if (changed) {
                 wantsSettle = false;
                 return;

@@ -88,13 +88,14 @@ final class AwakeWriters {
     }
 
     /**
-     * After a round that published nothing: whether the channel of some awake writer has room now.
+     * After a round that published nothing: whether the channel of some awake writer has room for
+     * {@code least} messages now.
      * Reads each ledger's volatile {@code settled} (the publisher's side of its Dekker with the
      * confirm listeners).
      */
-    boolean roomForAny(ConfirmLedger[] ledgers) {
+    boolean roomForAny(ConfirmLedger[] ledgers, int least) {
         for (int i = 0; i < count; i++) {
-            if (ledgers[awake[i].lane].room() > 0) {
+            if (ledgers[awake[i].lane].room() >= least) {
                 return true;
             }
         }
