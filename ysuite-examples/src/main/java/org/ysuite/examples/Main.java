@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Entry point of the executable examples jar, whose manifest grants native access
  * ({@code Enable-Native-Access: ALL-UNNAMED}, honoured for {@code java -jar}):
  * <pre>
- * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|netty|readme|shm-producer|shm-consumer [args...]
+ * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|netty|readme|shm-producer|shm-consumer|amqp [args...]
  * </pre>
  */
 public final class Main {
@@ -18,7 +18,7 @@ public final class Main {
      * Runs the example named by {@code args[0]}.
      *
      * @param args the example ({@code poll}, {@code epoll}, {@code nio}, {@code netty}, {@code readme},
-     *     {@code shm-producer}, {@code shm-consumer}) and its arguments
+     *     {@code shm-producer}, {@code shm-consumer}, {@code amqp}) and its arguments
      * @throws Exception if the example fails
      */
     public static void main(String[] args) throws Exception {
@@ -46,12 +46,16 @@ public final class Main {
             case "shm-consumer":
                 org.ysuite.examples.shm.Consumer.main(rest);
                 break;
+            case "amqp":
+                AmqpOrders.main(rest);
+                break;
             default:
                 System.err.println("usage: java -jar ysuite-examples.jar poll|epoll|nio|readme "
                         + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]\n"
                         + "       java -jar ysuite-examples.jar netty [requestsPerClient [clients [epoll|nio]]]\n"
                         + "       java -jar ysuite-examples.jar shm-producer <file> <count>\n"
-                        + "       java -jar ysuite-examples.jar shm-consumer <file> [waitSeconds]");
+                        + "       java -jar ysuite-examples.jar shm-consumer <file> [waitSeconds]\n"
+                        + "       java -jar ysuite-examples.jar amqp <amqp-uri> [ordersPerWriter [writers]]");
                 System.exit(2);
         }
     }

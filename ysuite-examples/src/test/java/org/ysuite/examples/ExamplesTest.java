@@ -19,13 +19,16 @@ class ExamplesTest {
         void run(PrintStream out, String[] args) throws Exception;
     }
 
-    private static String[] runExample(Example example, String... args) {
+    /** Runs {@code example} (at most 10 minutes) and returns the lines it printed, which go to the test's log too. */
+    static String[] runExample(Example example, String... args) {
         return assertTimeoutPreemptively(Duration.ofMinutes(10), () -> {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
                 example.run(out, args);
             }
-            return bytes.toString(StandardCharsets.UTF_8).split("\\R");
+            String printed = bytes.toString(StandardCharsets.UTF_8);
+            System.out.print(printed);
+            return printed.split("\\R");
         });
     }
 
