@@ -4,7 +4,7 @@
 #   bash ysuite-jcstress/run.sh [quick|default|tough] [extra jcstress options...]
 #
 #   quick    CI mode: jcstress "-m quick" in one VM configuration (tiered, C2 randomizers on),
-#            2 forks per test; about 3-5 min for the whole suite (49 of its 52 races on 2 cores, where
+#            2 forks per test; about 3-5 min for the whole suite (50 of its 53 races on 2 cores, where
 #            the three three-actor races are skipped).
 #   default  jcstress "-m default": every VM configuration, 5 x 1 s per fork, 1 + 5 forks; about
 #            6 min per race on 2 cores (2-3 h for the suite).

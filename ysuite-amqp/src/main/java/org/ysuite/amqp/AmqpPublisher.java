@@ -75,7 +75,6 @@ public final class AmqpPublisher implements AutoCloseable {
     private final int maxBatch;
     private final int confirmWindow;
     /** How much room a full window needs before the publisher's thread resumes it (hysteresis). */
-    private final int resumeRoom;
     private final AMQP.BasicProperties properties;
     private final ConnectionFactory factory;
     private final String name;
@@ -100,8 +99,8 @@ public final class AmqpPublisher implements AutoCloseable {
     /** False from a loss until the next link is up (or for good); written by the publisher's thread. */
     private volatile boolean connected = true;
     private volatile long reconnections;
-    /** The publisher's thread waits for settles (Dekker with the confirm listener, see sleep()). */
-    private volatile boolean wantsSettle;
+    /** The publisher's thread waiting for confirms, and the confirms that wake it. */
+    private final ConfirmWake confirmWake;
     private volatile long closeDeadline;
     /** Set by close(), before the state leaves OPEN. */
     private volatile boolean closeRequested;
@@ -119,9 +118,7 @@ public final class AmqpPublisher implements AutoCloseable {
         this.writerBufferBytes = b.writerBufferBytes;
         this.maxBatch = b.maxBatch;
         this.confirmWindow = b.confirmWindow;
-        // A full window resumes when a sixteenth of it is free (at most a batch), not at the first
-        // confirm: one wake-up and one socket write per many messages, not per confirm frame.
-        this.resumeRoom = Math.max(1, Math.min(b.maxBatch, b.confirmWindow / 16));
+        this.confirmWake = new ConfirmWake(b.confirmWindow, b.maxBatch);
         this.properties = b.properties;
         this.factory = factory;
         this.name = b.name;
@@ -333,13 +330,8 @@ public final class AmqpPublisher implements AutoCloseable {
 
     /** The connection's thread: the broker's basic.ack or basic.nack of {@code ledger}'s {@code tag}. */
     void answered(ConfirmLedger ledger, long tag, boolean multiple, boolean ack) {
-        ledger.answer(tag, multiple, ack);
-        // wantsSettle: a volatile read after the ledger's volatile write of settled (Dekker with
-        // sleep()). A sleeper waiting for room is woken only once the room reaches resumeRoom:
-        // room only grows while it sleeps (it alone publishes), and every later confirm looks
-        // again, so the confirm that makes enough room wakes it; the last one leaves the whole
-        // window free (resumeRoom is at most the window). Closing or down, every confirm wakes it.
-        if (wantsSettle && (ledger.room() >= resumeRoom || state != OPEN)) {
+        ledger.answer(tag, multiple, ack); // then the Dekker's read (ConfirmWake)
+        if (confirmWake.wakes(ledger, state != OPEN)) {
             wake();
         }
     }
@@ -473,14 +465,13 @@ public final class AmqpPublisher implements AutoCloseable {
         PublisherLink l = link;
         boolean waitsForRoom = awake.count > 0 && !settledDown && !l.blocked && !l.down;
         if (waitsForRoom || !open) {
-            wantsSettle = true;
-            // Dekker with answered(): this wrote wantsSettle (volatile), now reads the ledgers;
-            // a confirm listener wrote its ledger (volatile settled), then reads wantsSettle. So
-            // a confirm that made resumeRoom of room on any channel after publishBatch looked is
-            // seen here, or it wakes this thread.
-            boolean changed = waitsForRoom ? awake.roomForAny(ledgers, resumeRoom) : !settledDown && outstanding() == 0;
+            confirmWake.want();
+            // Dekker with answered() (ConfirmWake): a confirm that made resumeRoom of room on any
+            // channel after publishBatch looked is seen here, or it wakes this thread.
+            boolean changed = waitsForRoom ? awake.roomForAny(ledgers, confirmWake.resumeRoom)
+                    : !settledDown && outstanding() == 0;
             if (changed) {
-                wantsSettle = false;
+                confirmWake.done();
                 return;
             }
         }
@@ -490,7 +481,7 @@ public final class AmqpPublisher implements AutoCloseable {
             // Closing or down: a writer leaving publish without a record wakes no one; look again soon.
             mailbox.poll(onWake, 1, TimeUnit.MILLISECONDS);
         }
-        wantsSettle = false;
+        confirmWake.done();
     }
 
     /**
