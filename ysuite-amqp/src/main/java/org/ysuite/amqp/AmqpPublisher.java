@@ -74,7 +74,6 @@ public final class AmqpPublisher implements AutoCloseable {
     private final int writerBufferBytes;
     private final int maxBatch;
     private final int confirmWindow;
-    /** How much room a full window needs before the publisher's thread resumes it (hysteresis). */
     private final AMQP.BasicProperties properties;
     private final ConnectionFactory factory;
     private final String name;

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.amqp.AmqpConsumer;
 import org.ysuite.amqp.AmqpPublisher;
+import org.ysuite.amqp.DeliveryHandler;
 import org.ysuite.amqp.Fate;
 import org.ysuite.amqp.FateListener;
 import org.ysuite.amqp.PublisherWriter;
@@ -246,6 +247,7 @@ public final class AmqpOrders {
         private final AmqpConsumer consumer;
         private final byte[][] seen;
         private final AtomicReference<Throwable> failure;
+        private final DeliveryHandler handler = this::delivered; // one object for every poll
         volatile boolean publishingEnded;
         long deliveries;
         long twice;
@@ -264,7 +266,7 @@ public final class AmqpOrders {
             try {
                 long idleSince = System.nanoTime();
                 while (distinct < all && failure.get() == null) {
-                    if (consumer.poll(this::delivered, 100, TimeUnit.MILLISECONDS) > 0 || !publishingEnded) {
+                    if (consumer.poll(handler, 100, TimeUnit.MILLISECONDS) > 0 || !publishingEnded) {
                         idleSince = System.nanoTime();
                     } else if (System.nanoTime() - idleSince > TimeUnit.SECONDS.toNanos(WAIT_SECONDS)) {
                         throw new IllegalStateException((all - distinct) + " orders never consumed");
@@ -275,12 +277,14 @@ public final class AmqpOrders {
             }
         }
 
+        /** Checks one delivery; reads the view {@code buf} in place (big-endian, as encoded), allocating nothing. */
         private void delivered(ByteBuffer buf, int offset, int length, long tag, boolean redelivered) {
-            ByteBuffer in = buf.duplicate().order(ByteOrder.BIG_ENDIAN);
-            int writer = length == BODY ? in.getInt(offset) : -1;
-            int order = length == BODY ? in.getInt(offset + 4) : -1;
+            boolean big = buf.order() == ByteOrder.BIG_ENDIAN;
+            int writer = length != BODY ? -1 : big ? buf.getInt(offset) : Integer.reverseBytes(buf.getInt(offset));
+            int order = length != BODY ? -1 : big ? buf.getInt(offset + 4) : Integer.reverseBytes(buf.getInt(offset + 4));
+            long check = length != BODY ? 0 : big ? buf.getLong(offset + 8) : Long.reverseBytes(buf.getLong(offset + 8));
             if (writer < 0 || writer >= seen.length || order < 1 || order >= seen[writer].length
-                    || in.getLong(offset + 8) != check(writer, order)) {
+                    || check != check(writer, order)) {
                 throw new IllegalStateException("a message no writer published: " + length + " bytes, tag " + tag);
             }
             deliveries++;
