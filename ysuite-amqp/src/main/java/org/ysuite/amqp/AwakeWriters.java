@@ -125,7 +125,8 @@ final class AwakeWriters {
     /**
      * One turn's handler: publishes each record handed over on the turn's lane (see
      * {@link PublisherLane#publish}). A record handed over after the link went down is recorded,
-     * not sent: the loss settles it as {@code LOST}, with the link's other outstanding messages.
+     * not sent: the loss settles it as {@code LOST}, with the link's other outstanding messages,
+     * and the link's metrics count it as a failed publish.
      */
     private final class Take implements MessageHandler {
         private PublisherLink link;
@@ -144,6 +145,9 @@ final class AwakeWriters {
         public void onMessage(ByteBuffer buffer, int offset, int length) {
             if (link.down) {
                 lane.ledger.record(writer);
+                if (link.metrics != null) {
+                    lane.unreported++; // told as a failed publish at the batch's end
+                }
                 return;
             }
             lane.publish(writer, buffer, offset, length, scratch, properties);

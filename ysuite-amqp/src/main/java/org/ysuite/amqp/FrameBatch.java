@@ -32,7 +32,8 @@ import java.nio.ByteBuffer;
  * which waits for the flow to resume as it always did ({@link #flowBlocked}), and so is every
  * channel of a connection whose factory has an {@code ObservationCollector} (tracing): an
  * observation may change each message's properties, which only {@code basicPublish} lets it do. A
- * {@code MetricsCollector} is told of each message these frames carry by {@link PublisherLane}.
+ * {@code MetricsCollector} is told of each message these frames carry at the batch's end, by
+ * {@link PublisherLink#endBatch}.
  *
  * <p>Publisher's thread only.
  */
@@ -136,22 +137,22 @@ final class FrameBatch extends Frame {
         record.get(at + 1, buffer, p, bodyAt - at - 1); // the two short strings, as the record has them
         p += bodyAt - at - 1;
         buffer[p++] = (byte) (record.get(at) != 0 ? 1 : 0); // mandatory is bit 0, immediate (bit 1) never
-        p = frameEnd(p);
+        frameEnd(p);
 
         int h = frameStart(HEADER, channel, head.length);
         System.arraycopy(head, 0, buffer, h, head.length);
         putLong(h + BODY_SIZE_AT, bodyLength);
-        p = frameEnd(h + head.length);
+        frameEnd(h + head.length);
 
         for (int from = bodyAt, left = bodyLength; left > 0; ) {
             int n = Math.min(left, bodyPerFrame);
-            p = frameStart(BODY, channel, n);
-            record.get(from, buffer, p, n);
-            p = frameEnd(p + n);
+            int b = frameStart(BODY, channel, n);
+            record.get(from, buffer, b, n);
+            frameEnd(b + n);
             from += n;
             left -= n;
         }
-        count = p;
+        // count is past the last frame: each frameStart moved it past its own
     }
 
     /** Hands what is buffered to the connection (under its frame lock), without a flush. */
@@ -201,6 +202,10 @@ final class FrameBatch extends Frame {
         }
     }
 
+    /**
+     * Writes a frame's type, channel and size at {@code count}, moves {@code count} past the whole
+     * frame, and returns where its payload goes.
+     */
     private int frameStart(int type, int channel, int payloadLength) {
         int p = count;
         buffer[p++] = (byte) type;
@@ -210,9 +215,9 @@ final class FrameBatch extends Frame {
         return p;
     }
 
-    private int frameEnd(int p) {
-        buffer[p++] = (byte) FRAME_END;
-        return p;
+    /** Writes the frame-end octet at {@code p}, the end of a frame's payload. */
+    private void frameEnd(int p) {
+        buffer[p] = (byte) FRAME_END;
     }
 
     private int putShort(int p, int v) {

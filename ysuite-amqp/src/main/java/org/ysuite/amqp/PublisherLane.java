@@ -27,10 +27,11 @@ import java.util.Map;
  * {@code basic.return} comes on the channel that published the message, so its tag header (the
  * ledger's tag) is looked up in this lane's ledger only: the right writer's message.
  *
- * <p>Threads: the fields are final and set before the listeners are added; amqp-client keeps its
- * listeners in copy-on-write lists, so the connection's thread that calls a listener sees them (the
- * volatile array read after the add's write). The publisher's thread creates the lane and is the
- * only one to publish on its channel.
+ * <p>Threads: the fields the listeners read are final and set before the listeners are added;
+ * amqp-client keeps its listeners in copy-on-write lists, so the connection's thread that calls a
+ * listener sees them (the volatile array read after the add's write). The publisher's thread
+ * creates the lane, is the only one to publish on its channel and the only one to touch
+ * {@link #unreported}.
  */
 final class PublisherLane {
 
@@ -39,6 +40,12 @@ final class PublisherLane {
     /** The ledger's tag before this channel's first delivery tag. */
     final long base;
     private final PublisherLink link;
+    /**
+     * Messages of the batch at hand whose frames joined the link's {@link FrameBatch}, not yet told
+     * to the link's {@code MetricsCollector}: {@link PublisherLink#endBatch} tells it once it knows
+     * whether the batch reached the socket. Counted only where the link has a collector.
+     */
+    int unreported;
 
     PublisherLane(PublisherLink link, Channel channel, ConfirmLedger ledger, AmqpPublisher publisher)
             throws IOException {
@@ -93,14 +100,14 @@ final class PublisherLane {
         FrameBatch frames = link.frames;
         try {
             if (frames != null && !FrameBatch.flowBlocked(channel)) {
+                if (link.metrics != null) {
+                    unreported++; // told as published or failed at the batch's end
+                }
                 if (!channel.isOpen()) {
                     link.failed("publishing failed: the channel is closed: " + channel.getCloseReason());
                     return;
                 }
                 frames.publish(channel.getChannelNumber(), record, at, length, tagged);
-                if (link.metrics != null) {
-                    link.metrics.basicPublish(channel); // as basicPublish tells it
-                }
                 return;
             }
             if (frames != null) {

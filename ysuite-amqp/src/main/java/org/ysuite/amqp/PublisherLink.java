@@ -36,7 +36,8 @@ final class PublisherLink {
     final FrameBatch frames;
     /**
      * The application's {@code MetricsCollector} (set on its factory), told of each message that
-     * {@link #frames} carries as {@code basicPublish} would tell it; {@code null} if none is set.
+     * {@link #frames} carries as {@code basicPublish} would tell it, at the end of its batch
+     * ({@link #endBatch}); {@code null} if none is set.
      */
     final MetricsCollector metrics;
     private final AmqpPublisher publisher;
@@ -89,20 +90,43 @@ final class PublisherLink {
     /**
      * Publisher's thread, at the end of a batch: writes the batch's frames to the socket in one
      * write, or drops them if the link went down meanwhile (their messages are recorded, and the
-     * loss settles them as lost).
+     * loss settles them as lost). Then tells the {@link #metrics} of each of the batch's messages:
+     * {@code basicPublish} if its frames reached the socket, {@code basicPublishFailure} if the
+     * batch was dropped or its write failed, as amqp-client's {@code basicPublish} tells them.
      */
     void endBatch() {
         if (frames == null) {
-            return; // basicPublish flushed each message
+            return; // basicPublish flushed (and told the metrics of) each message
         }
+        Exception failure = null;
         if (down) {
             frames.discard();
-            return;
+            if (metrics != null) {
+                failure = new IOException("the connection is down: " + cause);
+            }
+        } else {
+            try {
+                frames.flush();
+            } catch (IOException | RuntimeException e) {
+                failed("publishing failed: " + e);
+                failure = e;
+            }
         }
-        try {
-            frames.flush();
-        } catch (IOException | RuntimeException e) {
-            failed("publishing failed: " + e);
+        if (metrics != null) {
+            tellMetrics(failure);
+        }
+    }
+
+    private void tellMetrics(Exception failure) {
+        for (PublisherLane lane : lanes) {
+            for (int n = lane.unreported; n > 0; n--) {
+                if (failure == null) {
+                    metrics.basicPublish(lane.channel);
+                } else {
+                    metrics.basicPublishFailure(lane.channel, failure);
+                }
+            }
+            lane.unreported = 0;
         }
     }
 

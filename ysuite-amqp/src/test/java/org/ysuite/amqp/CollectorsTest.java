@@ -13,10 +13,17 @@ import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.NoOpMetricsCollector;
 import com.rabbitmq.client.observation.ObservationCollector;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import javax.net.SocketFactory;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -26,8 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * What an application sets on its factory for amqp-client's own instrumentation sees every message
  * the publisher publishes, as it would with {@code basicPublish}: a {@code MetricsCollector} counts
- * each one, and an {@code ObservationCollector} (tracing) observes each one and may add to its
- * properties, which the broker then holds.
+ * each one (and each one the socket could not write as failed), and an {@code ObservationCollector}
+ * (tracing) observes each one and may add to its properties, which the broker then holds.
  */
 @Timeout(30)
 class CollectorsTest {
@@ -37,14 +44,20 @@ class CollectorsTest {
 
     private static final int MESSAGES = 1000;
 
-    /** The metrics an application might keep: publishes and the broker's acks. */
+    /** The metrics an application might keep: publishes, failed publishes and the broker's acks. */
     static final class CountingMetrics extends NoOpMetricsCollector {
         final AtomicLong published = new AtomicLong();
+        final AtomicLong failed = new AtomicLong();
         final AtomicLong acked = new AtomicLong();
 
         @Override
         public void basicPublish(Channel channel) {
             published.incrementAndGet();
+        }
+
+        @Override
+        public void basicPublishFailure(Channel channel, Throwable cause) {
+            failed.incrementAndGet();
         }
 
         @Override
@@ -101,6 +114,112 @@ class CollectorsTest {
         publish("metered", f -> f.setMetricsCollector(metrics));
         assertEquals(MESSAGES, metrics.published.get(), "publishes the metrics saw");
         assertTrue(metrics.acked.get() > 0, "the broker's acks reach the metrics too");
+    }
+
+    /**
+     * A plain socket whose reads, once {@link #hold} is set, keep what they read until
+     * {@link #release}: the connection's thread cannot see the broker react to a test's act on the
+     * socket until the test lets it.
+     */
+    static final class HeldSocket extends Socket {
+        private final CountDownLatch released = new CountDownLatch(1);
+        private volatile boolean held;
+
+        void hold() {
+            held = true;
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public InputStream getInputStream() throws IOException {
+            return new FilterInputStream(super.getInputStream()) {
+                @Override
+                public int read() throws IOException {
+                    return waited(super.read());
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    return waited(super.read(b, off, len));
+                }
+            };
+        }
+
+        private int waited(int n) throws IOException {
+            if (held) {
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException("interrupted while held");
+                }
+            }
+            return n;
+        }
+    }
+
+    @Test
+    void aPublishTheSocketCannotWriteIsCountedAsFailed() throws Exception {
+        BROKER.declare("unwritable");
+        CountingMetrics metrics = new CountingMetrics();
+        HeldSocket socket = new HeldSocket();
+        ConnectionFactory factory = BROKER.factory().clone();
+        factory.setMetricsCollector(metrics);
+        factory.setSocketFactory(new SocketFactory() {
+            @Override
+            public Socket createSocket() {
+                return socket; // the publisher's one connection
+            }
+
+            @Override
+            public Socket createSocket(String host, int port) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Socket createSocket(InetAddress host, int port) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
+                throw new UnsupportedOperationException();
+            }
+        });
+        AmqpPublisher publisher = AmqpPublisher.builder().open(factory);
+        try {
+            PublisherWriter w = publisher.newWriter();
+            byte[] body = new byte[8];
+            for (int i = 0; i < MESSAGES; i++) {
+                w.publish("", "unwritable", body);
+            }
+            assertTrue(w.awaitSettled(MESSAGES, 20, TimeUnit.SECONDS), "the first messages settled");
+            assertEquals(MESSAGES, w.confirmed());
+            socket.hold(); // the broker's answer to what follows waits: only the write can fail
+            socket.shutdownOutput(); // every write from here on fails
+            for (int i = 0; i < 64; i++) {
+                w.publish("", "unwritable", body);
+            }
+            assertTrue(w.awaitSettled(w.accepted(), 20, TimeUnit.SECONDS), "every message settled");
+            assertEquals(MESSAGES, w.confirmed(), "confirmed: the first messages only");
+            assertEquals(64, w.lost(), "lost: the messages after the socket's output shut");
+        } finally {
+            socket.release();
+            publisher.close(); // the publisher's thread has ended: it tells the metrics nothing more
+        }
+        // The publisher's thread took at least one of the 64 (its write failed) and perhaps all of
+        // them; those it did not take were settled as lost in the writer's buffer, never published.
+        long taken = publisher.published() - MESSAGES;
+        assertTrue(taken >= 1 && taken <= 64, "taken after the socket's output shut: " + taken);
+        assertEquals(MESSAGES, metrics.published.get(), "publishes the metrics saw succeed");
+        assertEquals(taken, metrics.failed.get(), "failed publishes: those taken after the socket's output shut");
     }
 
     @Test
