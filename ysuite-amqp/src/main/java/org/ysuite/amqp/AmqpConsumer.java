@@ -30,7 +30,8 @@ import org.ysuite.OffHeapYPipe;
  * edge between them); acknowledgements go out from the polling thread (amqp-client serialises a
  * channel's outgoing commands). When the channel goes down the pipe is closed: what was delivered
  * but not acknowledged is the broker's to deliver again, and {@link #poll} throws, unless the
- * consumer reconnects.
+ * consumer reconnects. The broker cancelling the subscription ({@code basic.cancel}, as when the
+ * queue is deleted) is such a loss too. {@link #isConnected} and {@link #lossCause} tell the state.
  *
  * <p>Opened with a reconnection delay ({@link #open(ConnectionFactory, String, int, int, Duration,
  * Duration)}), the polling thread itself opens a new connection (same factory), channel and pipe
@@ -214,6 +215,19 @@ public final class AmqpConsumer implements AutoCloseable {
             this.pipe = link.pipe;
         }
 
+        /**
+         * The broker ended the subscription ({@code basic.cancel}: its queue was deleted, say). The
+         * channel stays open but nothing more comes on it: a loss like a closed channel's, which a
+         * reconnecting consumer mends by subscribing again.
+         */
+        @Override
+        public void handleCancel(String consumerTag) {
+            if (link.downCause == null) {
+                link.downCause = "the broker cancelled the subscription (basic.cancel): was the queue deleted?";
+            }
+            pipe.close(); // wakes a poll asleep on it
+        }
+
         @Override
         public void handleDelivery(String consumerTag, Envelope envelope, AMQP.BasicProperties properties,
                                    byte[] body) {
@@ -374,7 +388,7 @@ public final class AmqpConsumer implements AutoCloseable {
                 if (e instanceof IllegalStateException && closed) {
                     throw (IllegalStateException) e;
                 }
-                lost.downCause = "reconnecting failed: " + e;
+                lost.downCause = "reconnecting failed: " + Causes.describe(e);
                 nextDelay = Math.min(maxReconnectDelay, Math.max(2 * nextDelay, MIN_RECONNECT_DELAY));
                 retryAt = System.nanoTime() + nextDelay;
                 if (deadline - System.nanoTime() <= 0) {
@@ -392,6 +406,32 @@ public final class AmqpConsumer implements AutoCloseable {
      */
     public long reconnections() {
         return reconnections;
+    }
+
+    /**
+     * Tells whether the consumer's channel is subscribed to its queue now: {@code false} from a loss
+     * (a lost connection or channel, or the broker cancelling the subscription) until a poll has
+     * reconnected, and for good once closed or (without reconnection) lost.
+     *
+     * @return {@code true} while connected
+     */
+    public boolean isConnected() {
+        return !closed && !link.pipe.isClosed();
+    }
+
+    /**
+     * Tells why the consumer is not connected: the loss, or, while tries to reconnect fail, the
+     * last try's failure (a queue that no longer exists, say: {@code "reconnecting failed: ...
+     * NOT_FOUND ..."}).
+     *
+     * @return {@code null} while connected; {@code "closed"} once closed
+     */
+    public String lossCause() {
+        if (closed) {
+            return "closed";
+        }
+        Link l = link;
+        return l.pipe.isClosed() ? l.downCause : null;
     }
 
     private int drain(Link l, DeliveryHandler h) {

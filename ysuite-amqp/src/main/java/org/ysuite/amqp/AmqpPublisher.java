@@ -235,6 +235,28 @@ public final class AmqpPublisher implements AutoCloseable {
     }
 
     /**
+     * Tells why the publisher is not connected: the loss, or, while tries to reconnect fail, the
+     * last try's failure ({@code "reconnecting failed: ..."}).
+     *
+     * @return {@code null} while connected; once stopped, why (a loss, or {@code "closed"} once
+     *     closed with every message answered)
+     */
+    public String lossCause() {
+        PublisherLink l = link; // before connected: reconnect() writes a new link before connected
+        if (connected) {
+            return null;
+        }
+        String down = downCause; // why it stopped, written before the state that ends it
+        if (down != null) {
+            return down;
+        }
+        if (state == CLOSED) {
+            return "closed"; // finish() writes the state before it clears connected
+        }
+        return l.cause; // reconnecting: the loss or the last try's failure; null: a new link is up
+    }
+
+    /**
      * Returns how many times the publisher reconnected after a loss (each a new connection and
      * channel); always {@code 0} without {@link AmqpPublisherBuilder#reconnect reconnection}.
      *
@@ -440,7 +462,7 @@ public final class AmqpPublisher implements AutoCloseable {
                 connected = true;
                 return true;
             } catch (IOException | TimeoutException | RuntimeException e) {
-                lost.cause = "reconnecting failed: " + e;
+                lost.cause = "reconnecting failed: " + Causes.describe(e);
                 delay = Math.min(maxReconnectDelay, Math.max(2 * delay, MIN_RECONNECT_DELAY));
             }
         }

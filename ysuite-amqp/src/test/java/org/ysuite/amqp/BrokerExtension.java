@@ -128,6 +128,11 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
         channel().queuePurge(queue);
     }
 
+    /** Deletes {@code queue}, whoever consumes it. */
+    void deleteQueue(String queue) throws IOException {
+        channel().queueDelete(queue);
+    }
+
     long messageCount(String queue) throws IOException {
         return channel().messageCount(queue);
     }

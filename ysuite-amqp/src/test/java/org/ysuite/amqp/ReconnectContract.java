@@ -145,12 +145,14 @@ abstract class ReconnectContract {
             lost += w[i].lost();
         }
         assertTrue(publisher.isConnected());
+        assertNull(publisher.lossCause(), "connected again");
         long reconnections = publisher.reconnections();
         // Only what was published and unanswered at a loss is lost (at most the confirm window of
         // each channel each time), not what waited in the writers' buffers.
         assertTrue(lost <= 256L * channels * reconnections, lost + " lost in " + reconnections + " loss(es)");
         publisher.close();
         assertFalse(publisher.isConnected());
+        assertEquals("closed", publisher.lossCause());
         assertFalse(threadNamed("reconnecting-publisher"), "the publisher's thread ended");
 
         for (int i = 0; i < writers; i++) {

@@ -47,10 +47,13 @@ class ReconnectTest extends ReconnectContract {
                 assertTrue(w.awaitSettled(s, 20, TimeUnit.SECONDS));
             }
             assertEquals(100, w.confirmed());
+            assertNull(publisher.lossCause(), "connected");
         } finally {
             broker.close(); // for good
         }
-        awaitState("the publisher saw the loss", () -> !publisher.isConnected());
+        awaitState("a try to reconnect failed", () -> String.valueOf(publisher.lossCause())
+                .startsWith("reconnecting failed: java.net.ConnectException"));
+        assertFalse(publisher.isConnected());
         assertTrue(publisher.isOpen(), "reconnecting: still open");
         BackPressureException full = null;
         for (int s = 101; full == null; s++) {
@@ -71,6 +74,7 @@ class ReconnectTest extends ReconnectContract {
         assertFalse(threadNamed("gone-publisher"), "the publisher's thread ended");
         assertFalse(publisher.isOpen());
         assertFalse(publisher.isConnected());
+        assertTrue(publisher.lossCause().startsWith("reconnecting failed: "), publisher.lossCause());
         assertEquals(accepted, w.settled(), "close settles the buffer");
         assertNull(fates.error.get());
         assertEquals(100, w.confirmed());
