@@ -277,12 +277,25 @@ public final class AmqpOrders {
             }
         }
 
-        /** Checks one delivery; reads the view {@code buf} in place (big-endian, as encoded), allocating nothing. */
+        /**
+         * Checks one delivery; reads the view {@code buf} in place (big-endian, as encoded),
+         * allocating nothing.
+         */
         private void delivered(ByteBuffer buf, int offset, int length, long tag, boolean redelivered) {
             boolean big = buf.order() == ByteOrder.BIG_ENDIAN;
-            int writer = length != BODY ? -1 : big ? buf.getInt(offset) : Integer.reverseBytes(buf.getInt(offset));
-            int order = length != BODY ? -1 : big ? buf.getInt(offset + 4) : Integer.reverseBytes(buf.getInt(offset + 4));
-            long check = length != BODY ? 0 : big ? buf.getLong(offset + 8) : Long.reverseBytes(buf.getLong(offset + 8));
+            int writer = -1;
+            int order = -1;
+            long check = 0;
+            if (length == BODY) {
+                writer = buf.getInt(offset);
+                order = buf.getInt(offset + 4);
+                check = buf.getLong(offset + 8);
+                if (!big) {
+                    writer = Integer.reverseBytes(writer);
+                    order = Integer.reverseBytes(order);
+                    check = Long.reverseBytes(check);
+                }
+            }
             if (writer < 0 || writer >= seen.length || order < 1 || order >= seen[writer].length
                     || check != check(writer, order)) {
                 throw new IllegalStateException("a message no writer published: " + length + " bytes, tag " + tag);
