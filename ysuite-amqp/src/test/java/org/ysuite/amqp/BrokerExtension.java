@@ -147,13 +147,34 @@ final class BrokerExtension implements BeforeAllCallback, AfterAllCallback {
 
     /** Runs {@code rabbitmqctl args} against the local node; fails unless it exits 0 within 60 s. */
     static void rabbitmqctl(String... args) throws Exception {
+        run(new ProcessBuilder(command(args)).inheritIO());
+    }
+
+    /** Runs {@code rabbitmqctl args} as {@link #rabbitmqctl} does and returns its output's last line. */
+    static String rabbitmqctlOutput(String... args) throws Exception {
+        Path out = Files.createTempFile("rabbitmqctl", ".out");
+        try {
+            run(new ProcessBuilder(command(args)).redirectErrorStream(true).redirectOutput(out.toFile()));
+            List<String> lines = Files.readAllLines(out);
+            return lines.isEmpty() ? "" : lines.get(lines.size() - 1).trim();
+        } finally {
+            Files.delete(out);
+        }
+    }
+
+    private static List<String> command(String... args) {
         List<String> command = new ArrayList<>(List.of("rabbitmqctl"));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).inheritIO().start();
+        return command;
+    }
+
+    private static void run(ProcessBuilder builder) throws Exception {
+        String command = String.join(" ", builder.command());
+        Process p = builder.start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not end in 60 s");
+            throw new AssertionError(command + " did not end in 60 s");
         }
-        assertEquals(0, p.exitValue(), String.join(" ", command));
+        assertEquals(0, p.exitValue(), command);
     }
 }
