@@ -101,9 +101,7 @@ final class PublisherLink {
         Exception failure = null;
         if (down) {
             frames.discard();
-            if (metrics != null) {
-                failure = new IOException("the connection is down: " + cause);
-            }
+            failure = new IOException("the connection is down: " + cause); // once per loss, not per message
         } else {
             try {
                 frames.flush();
