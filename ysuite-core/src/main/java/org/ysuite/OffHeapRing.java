@@ -1,5 +1,5 @@
 // Over 500 lines: the one home of the ring's private positions and memory. The writer's and the
-// reader's steps, their two waits and the snapshot's walk all read them, and the JIT's hot paths
+// reader's steps, their two waits and the snapshot all read them, and the JIT's hot paths
 // rely on these final fields; split out, each would need them widened to the package.
 package org.ysuite;
 
@@ -577,7 +577,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
                 c = closedAt; // written before the release CAS that installed CLOSED
             }
             long end = c == ASLEEP ? Math.max(head, at) : c;
-            long walked = walk(at, head, end);
+            long walked = records.lastPartsAround(at, head, end);
             VarHandle.loadLoadFence();
             if (walked >= 0 && (seq & 1) == 0 && getOpaqueAnchorSeq() == seq) {
                 return stats(count + (walked >>> 32), walked & 0xFFFF_FFFFL);
@@ -589,45 +589,5 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             }
         }
         return stats(count, 0); // no walk between two equal sequences: the anchor alone
-    }
-
-    /**
-     * Counts the complete messages (last parts) from {@code min(at, head)} to {@code end}: those
-     * in [at, end) in the high 32 bits, those in [head, end) in the low ones (two rings hold
-     * fewer than 2^28 records). -1 if the walk does not land on all three (records rewritten
-     * under it: the caller walks again).
-     */
-    private long walk(long at, long head, long end) {
-        long from = Math.min(at, head);
-        if (from < 0 || at > end || head > end || end - from > 2L * capacity) {
-            return -1;
-        }
-        long n = 0;
-        long atN = -1;
-        long headN = -1;
-        for (long pos = from; ; ) {
-            if (pos == at) {
-                atN = n;
-            }
-            if (pos == head) {
-                headN = n;
-            }
-            if (pos == end) {
-                break;
-            }
-            int header = RecordRing.headerAt(ring, capacity, pos);
-            long next = RecordRing.end(capacity, pos, header);
-            if (next <= pos || next > end) {
-                return -1; // a header rewritten meanwhile (the sequence has changed too)
-            }
-            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
-                n++;
-            }
-            pos = next;
-        }
-        if (atN < 0 || headN < 0) {
-            return -1;
-        }
-        return (n - atN) << 32 | (n - headN);
     }
 }

@@ -311,6 +311,48 @@ class RecordRing {
         }
     }
 
+    /**
+     * Counts the complete messages (last parts) from {@code min(at, head)} to {@code end}: those
+     * in [at, end) in the high 32 bits, those in [head, end) in the low ones (two rings hold
+     * fewer than 2^28 records). -1 if the walk does not land on all three (records rewritten
+     * under it: the caller walks again). Any thread: {@link OffHeapRing}'s snapshot, which reads
+     * the positions with the ordering its own javadoc argues and checks the records it read
+     * against its anchor's sequence afterwards.
+     */
+    final long lastPartsAround(long at, long head, long end) {
+        long from = Math.min(at, head);
+        if (from < 0 || at > end || head > end || end - from > 2L * capacity) {
+            return -1;
+        }
+        long n = 0;
+        long atN = -1;
+        long headN = -1;
+        for (long pos = from; ; ) {
+            if (pos == at) {
+                atN = n;
+            }
+            if (pos == head) {
+                headN = n;
+            }
+            if (pos == end) {
+                break;
+            }
+            int header = headerAt(buffer, capacity, pos);
+            long next = end(capacity, pos, header);
+            if (next <= pos || next > end) {
+                return -1; // a header rewritten meanwhile (the sequence has changed too)
+            }
+            if (header != PADDING && RecordDescriptor.isLastPart(header)) {
+                n++;
+            }
+            pos = next;
+        }
+        if (atN < 0 || headN < 0) {
+            return -1;
+        }
+        return (n - atN) << 32 | (n - headN);
+    }
+
     /** Puts a view back to the whole ring in native order (no allocation: a few field stores). */
     static ByteBuffer wholeRing(ByteBuffer view) {
         view.clear();
