@@ -431,6 +431,7 @@ public final class AmqpConsumer implements AutoCloseable {
             return "closed";
         }
         Link l = link;
+        // downCause (volatile) is written before the pipe's close, whose closed state is read first
         return l.pipe.isClosed() ? l.downCause : null;
     }
 
