@@ -9,6 +9,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -102,7 +103,12 @@ public final class AmqpConsumer implements AutoCloseable {
                 channel.addShutdownListener(this::down);
                 channel.basicQos(prefetch);
                 channel.basicConsume(queue, false, new Dispatch(channel, this));
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                c.abort();
+                pipe.close();
+                // amqp-client's IOException says nothing itself: the reply (NOT_FOUND, say) is in its cause
+                throw new IOException("cannot consume queue '" + queue + "': " + Causes.reason(e), e);
+            } catch (RuntimeException e) {
                 c.abort();
                 pipe.close();
                 throw e;
@@ -111,7 +117,7 @@ public final class AmqpConsumer implements AutoCloseable {
 
         private void down(ShutdownSignalException cause) {
             if (downCause == null) {
-                downCause = String.valueOf(cause.getMessage());
+                downCause = Causes.ofShutdown(cause);
             }
             pipe.close(); // wakes a poll asleep on it
         }
@@ -242,11 +248,8 @@ public final class AmqpConsumer implements AutoCloseable {
                     pipe.awaitSpace(length);
                     at = pipe.claim(length);
                 }
-                ByteBuffer buf = pipe.claimBuffer();
-                long tag = envelope.getDeliveryTag();
-                for (int i = 0; i < 8; i++) {
-                    buf.put(at + i, (byte) (tag >>> (56 - 8 * i)));
-                }
+                ByteBuffer buf = pipe.claimBuffer().order(ByteOrder.BIG_ENDIAN); // as unpack reads it
+                buf.putLong(at, envelope.getDeliveryTag());
                 buf.put(at + 8, (byte) (envelope.isRedeliver() ? 1 : 0));
                 buf.put(at + HEADER, body);
                 pipe.commit(false);
@@ -444,13 +447,18 @@ public final class AmqpConsumer implements AutoCloseable {
         }
     }
 
+    /**
+     * One record of the pipe to the handler: the view made the body's (position at its start,
+     * limit at its end) and big-endian, as AMQP and {@code ByteBuffer.wrap} are. The pipe gives its
+     * next call the whole ring in native order again, so this costs three field writes.
+     */
     private void unpack(ByteBuffer buf, int offset, int length) {
-        long tag = 0;
-        for (int i = 0; i < 8; i++) {
-            tag = (tag << 8) | (buf.get(offset + i) & 0xFF);
-        }
+        buf.order(ByteOrder.BIG_ENDIAN);
+        long tag = buf.getLong(offset);
+        boolean redelivered = buf.get(offset + 8) != 0;
+        buf.limit(offset + length).position(offset + HEADER);
         lastTag = tag;
-        handler.onDelivery(buf, offset + HEADER, length - HEADER, tag, buf.get(offset + 8) != 0);
+        handler.onDelivery(buf, offset + HEADER, length - HEADER, tag, redelivered);
     }
 
     /**

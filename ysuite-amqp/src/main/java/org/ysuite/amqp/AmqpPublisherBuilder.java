@@ -43,7 +43,10 @@ public final class AmqpPublisherBuilder {
 
     /**
      * Sets each writer's buffer (its pipe's capacity); a record (3 bytes, exchange, routing key and
-     * body) must fit in {@code OffHeapYPipe.maxMessageLength(bytes)}. Default 64 KiB.
+     * body) must fit in {@code OffHeapYPipe.maxMessageLength(bytes)}, about half of it: with the
+     * default 64 KiB, a body of up to 32,764 bytes less the exchange's and routing key's lengths
+     * and 3. A larger body makes {@link PublisherWriter#publish} throw
+     * {@link IllegalArgumentException} naming the limit. Default 64 KiB.
      *
      * @param bytes {@link OffHeapYPipe#MIN_CAPACITY_BYTES} to {@link OffHeapYPipe#MAX_CAPACITY_BYTES}
      * @return this builder

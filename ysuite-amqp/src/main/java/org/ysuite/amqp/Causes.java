@@ -1,21 +1,63 @@
 package org.ysuite.amqp;
 
+import com.rabbitmq.client.ShutdownSignalException;
+
 /**
  * Failures told as text (a loss's cause) with what caused them: amqp-client's IOExceptions often
- * say nothing themselves.
+ * say nothing themselves, and its {@code ShutdownSignalException} for a broken socket says only
+ * {@code "connection error"}, the socket's own exception being its cause.
  */
 final class Causes {
+
+    /** The most causes told after the failure itself. */
+    private static final int MAX_CAUSES = 4;
 
     private Causes() {
     }
 
-    /** {@code e} and its causes (at most four), each as its {@code toString}. */
+    /** {@code e} as its {@code toString}, then what caused it ({@link #appendCauses}). */
     static String describe(Throwable e) {
-        StringBuilder b = new StringBuilder(String.valueOf(e));
-        Throwable c = e.getCause();
-        for (int i = 0; i < 4 && c != null && c != e; i++, c = c.getCause()) {
-            b.append(", caused by ").append(c);
+        return appendCauses(new StringBuilder(String.valueOf(e)), e).toString();
+    }
+
+    /**
+     * Why a connection or channel went down: the signal's message (the broker's close with its
+     * reply code and text, or {@code "connection error"}), then what caused it (the socket's
+     * {@code EOFException} or {@code SocketException}, a missed heartbeat).
+     */
+    static String ofShutdown(ShutdownSignalException signal) {
+        return appendCauses(new StringBuilder(String.valueOf(signal.getMessage())), signal).toString();
+    }
+
+    /**
+     * The reason that {@code e} or one of its causes gives: the first message in its chain
+     * ({@code e} itself if none has one). amqp-client's {@code IOException} for a refused command
+     * has no message; its cause, the channel's close, names the reply (e.g. {@code NOT_FOUND}).
+     */
+    static String reason(Throwable e) {
+        Throwable c = e;
+        for (int i = 0; i <= MAX_CAUSES && c != null; i++, c = c.getCause()) {
+            if (c.getMessage() != null) {
+                return c.getMessage();
+            }
         }
-        return b.toString();
+        return String.valueOf(e);
+    }
+
+    /**
+     * Appends {@code ", caused by "} and each of {@code e}'s causes (at most four) as its
+     * {@code toString}, passing over those that add nothing: a wrapper with no message of its own,
+     * or one whose message is told already.
+     */
+    private static StringBuilder appendCauses(StringBuilder b, Throwable e) {
+        Throwable c = e.getCause();
+        for (int i = 0; i < MAX_CAUSES && c != null && c != e; i++, c = c.getCause()) {
+            String m = c.getMessage();
+            boolean adds = m == null ? c.getCause() == null : b.indexOf(m) < 0;
+            if (adds) {
+                b.append(", caused by ").append(c);
+            }
+        }
+        return b;
     }
 }

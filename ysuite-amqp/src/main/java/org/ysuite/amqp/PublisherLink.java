@@ -162,7 +162,7 @@ final class PublisherLink {
     }
 
     private void channelShutdown(ShutdownSignalException signal) {
-        failed(String.valueOf(signal.getMessage()));
+        failed(Causes.ofShutdown(signal));
         publisher.wake(); // after the volatile write of down: the woken thread sees it
     }
 }

@@ -239,7 +239,9 @@ public final class PublisherWriter {
     }
 
     /**
-     * Returns how many of this writer's messages were lost (not confirmed).
+     * Returns how many of this writer's messages were {@link Fate#LOST lost}: the channel or
+     * connection went down, or {@code close} timed out, before the broker answered, or they were
+     * still in the writer's buffer then (nacked and returned messages are counted apart).
      *
      * @return the count
      */

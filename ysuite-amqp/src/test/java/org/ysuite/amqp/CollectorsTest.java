@@ -17,7 +17,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -25,7 +24,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.SocketFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -167,32 +165,7 @@ class CollectorsTest {
         HeldSocket socket = new HeldSocket();
         ConnectionFactory factory = BROKER.factory().clone();
         factory.setMetricsCollector(metrics);
-        factory.setSocketFactory(new SocketFactory() {
-            @Override
-            public Socket createSocket() {
-                return socket; // the publisher's one connection
-            }
-
-            @Override
-            public Socket createSocket(String host, int port) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Socket createSocket(InetAddress host, int port) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        factory.setSocketFactory(new TestSockets(() -> socket)); // the publisher's one connection
         AmqpPublisher publisher = AmqpPublisher.builder().open(factory);
         try {
             PublisherWriter w = publisher.newWriter();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -91,14 +92,15 @@ abstract class PublisherContract {
         try (AmqpConsumer consumer = AmqpConsumer.open(broker().factory(), queue, 500, 1 << 20)) {
             while (received < total) {
                 received += consumer.poll((buf, off, len, tag, redelivered) -> {
-                    byte[] b = new byte[len];
-                    buf.get(off, b);
-                    ByteBuffer in = ByteBuffer.wrap(b);
-                    int writer = in.getInt();
-                    long seq = in.getLong();
+                    // the view: positioned on the body, big-endian as body() wrote it
+                    if (buf.position() != off || buf.remaining() != len || buf.order() != ByteOrder.BIG_ENDIAN) {
+                        errors.add("a body of " + len + " bytes at " + off + " seen as " + buf + ", " + buf.order());
+                    }
+                    int writer = buf.getInt(off);
+                    long seq = buf.getLong(off + 4);
                     CRC32 crc = new CRC32();
-                    crc.update(b, 0, len - 8);
-                    if (in.getLong(len - 8) != crc.getValue()) {
+                    crc.update(buf.duplicate().limit(off + len - 8)); // from the position: the body less its check
+                    if (buf.getLong(off + len - 8) != crc.getValue()) {
                         errors.add("checksum of " + writer + "/" + seq);
                     }
                     if (seq != lastSeq[writer] + 1) {

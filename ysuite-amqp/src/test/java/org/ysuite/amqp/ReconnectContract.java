@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.rabbitmq.client.MessageProperties;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -225,9 +224,8 @@ abstract class ReconnectContract {
         }
 
         private void delivered(ByteBuffer buf, int off, int len, long tag, boolean redelivery) {
-            ByteBuffer in = buf.duplicate().order(ByteOrder.BIG_ENDIAN); // as body() wrote it
-            int writer = in.getInt(off);
-            long seq = in.getLong(off + 4);
+            int writer = buf.getInt(off); // big-endian, as body() wrote it
+            long seq = buf.getLong(off + 4);
             if (writer < 0 || writer >= seen.length || seq < 1 || seq >= seen[writer].length) {
                 error("a message never published: " + writer + "/" + seq);
             } else if (seen[writer][(int) seq] != 0 && !redelivery) {

@@ -6,7 +6,6 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MessageProperties;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -278,11 +277,10 @@ public final class AmqpOrders {
         }
 
         /**
-         * Checks one delivery; reads the view {@code buf} in place (big-endian, as encoded),
-         * allocating nothing.
+         * Checks one delivery; reads the view {@code buf} in place (big-endian, as the consumer
+         * hands it and as the order was encoded), allocating nothing.
          */
         private void delivered(ByteBuffer buf, int offset, int length, long tag, boolean redelivered) {
-            boolean big = buf.order() == ByteOrder.BIG_ENDIAN;
             int writer = -1;
             int order = -1;
             long check = 0;
@@ -290,11 +288,6 @@ public final class AmqpOrders {
                 writer = buf.getInt(offset);
                 order = buf.getInt(offset + 4);
                 check = buf.getLong(offset + 8);
-                if (!big) {
-                    writer = Integer.reverseBytes(writer);
-                    order = Integer.reverseBytes(order);
-                    check = Long.reverseBytes(check);
-                }
             }
             if (writer < 0 || writer >= seen.length || order < 1 || order >= seen[writer].length
                     || check != check(writer, order)) {

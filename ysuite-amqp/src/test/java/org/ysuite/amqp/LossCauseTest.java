@@ -1,0 +1,78 @@
+package org.ysuite.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ysuite.amqp.ReconnectContract.awaitState;
+
+import com.rabbitmq.client.ConnectionFactory;
+import java.io.IOException;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What a loss says: a connection whose socket breaks (a broker killed, a network cut) names the
+ * socket's failure, not only amqp-client's {@code "connection error"}, on the publisher and on the
+ * consumer; a subscription the broker refuses names the queue and the broker's reply.
+ */
+@Timeout(30)
+class LossCauseTest {
+
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
+
+    private static final DeliveryHandler IGNORE = (body, offset, length, tag, redelivered) -> { };
+
+    @Test
+    void aBrokenSocketIsNamedAsTheCauseOfTheLoss() throws Exception {
+        BROKER.declare("cut");
+        List<Socket> sockets = new CopyOnWriteArrayList<>();
+        ConnectionFactory factory = BROKER.factory().clone();
+        factory.setSocketFactory(new TestSockets(() -> {
+            Socket s = new Socket();
+            sockets.add(s);
+            return s;
+        }));
+        try (AmqpPublisher publisher = AmqpPublisher.builder().name("cut").open(factory);
+             AmqpConsumer consumer = AmqpConsumer.open(factory, "cut", 10, 1 << 16)) {
+            PublisherWriter w = publisher.newWriter();
+            w.publish("", "cut", new byte[8]);
+            assertTrue(w.awaitSettled(1, 20, TimeUnit.SECONDS), "the first message settled");
+            assertEquals(1, w.confirmed());
+            assertEquals(1, consumer.poll(IGNORE, 20, TimeUnit.SECONDS), "the first message consumed");
+            assertEquals(2, sockets.size(), "the publisher's and the consumer's connection");
+            for (Socket s : sockets) {
+                s.close(); // under amqp-client's reading threads: as a broker killed or a cable cut
+            }
+
+            IllegalStateException down = assertThrows(IllegalStateException.class,
+                    () -> consumer.poll(IGNORE, 20, TimeUnit.SECONDS));
+            assertFalse(consumer.isConnected());
+            assertBrokenSocket(consumer.lossCause());
+            assertEquals("the consumer's channel is down: " + consumer.lossCause(), down.getMessage());
+
+            awaitState("the publisher took the loss", () -> !publisher.isOpen());
+            assertBrokenSocket(publisher.lossCause());
+        }
+    }
+
+    private static void assertBrokenSocket(String cause) {
+        assertTrue(cause != null && cause.startsWith("connection error, caused by java.net.SocketException"),
+                String.valueOf(cause));
+    }
+
+    @Test
+    void aQueueThatDoesNotExistIsNamedWithTheBrokersReply() {
+        IOException refused = assertThrows(IOException.class,
+                () -> AmqpConsumer.open(BROKER.factory(), "no-such-queue", 10, 1 << 16));
+        String m = String.valueOf(refused.getMessage());
+        assertTrue(m.startsWith("cannot consume queue 'no-such-queue': "), m);
+        assertTrue(m.contains("reply-code=404"), m);
+    }
+}
