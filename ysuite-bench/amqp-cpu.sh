@@ -27,12 +27,17 @@ await() {
     sleep 0.05
   done
 }
-# thread name|utime+stime|stime (clock ticks) of every thread of process $1
+# thread name|utime+stime|stime (clock ticks) of every thread of process $1, first the whole
+# process as "=process" (its time includes that of threads that ended: the totals come from it); a
+# thread that ends while it is read is left out of the breakdown
 snapshot() {
+  local t stat comm s
+  read -ra s <<< "$(sed 's/.*) //' /proc/"$1"/stat)"
+  echo "=process|$(( s[11] + s[12] ))|${s[12]}"
   for t in /proc/"$1"/task/*; do
-    local s
-    read -ra s < <(sed 's/.*) //' "$t/stat")
-    echo "$(cat "$t/comm")|$(( s[11] + s[12] ))|${s[12]}"
+    stat=$(cat "$t/stat" 2>/dev/null) && comm=$(cat "$t/comm" 2>/dev/null) || continue
+    read -ra s <<< "${stat##*) }"
+    echo "$comm|$(( s[11] + s[12] ))|${s[12]}"
   done
 }
 
@@ -66,7 +71,7 @@ def us(ticks):
 for side in ("client", "broker"):
     t0, s0 = load(side[0] + "0")
     t1, s1 = load(side[0] + "1")
-    print(f"{side}: {us(sum(t1.values()) - sum(t0.values())):.2f} us/msg")
+    print(f"{side}: {us(t1.pop('=process') - t0.pop('=process')):.2f} us/msg")
     for thread in sorted(t1, key=lambda k: t0[k] - t1[k]):
         d = t1[thread] - t0[thread]
         if d > 0:

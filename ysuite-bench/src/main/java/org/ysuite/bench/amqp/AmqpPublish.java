@@ -41,7 +41,7 @@ public class AmqpPublish {
 
     /** How the application threads publish ({@link PublishWay}). */
     @Param({"ysuite", "ysuite_channels4", "channel_per_thread_each", "channel_per_thread_batch",
-            "locked_channel_each", "locked_channel_batch"})
+            "channel_per_thread_async", "locked_channel_each", "locked_channel_batch"})
     public String way;
 
     /** Body size, bytes. */

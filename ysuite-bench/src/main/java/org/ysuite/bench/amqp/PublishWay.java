@@ -1,9 +1,13 @@
 package org.ysuite.bench.amqp;
 
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.IOException;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.ysuite.amqp.AmqpPublisher;
@@ -19,6 +23,11 @@ import org.ysuite.amqp.PublisherWriter;
  *       connection ({@code channels(4)}): with four threads, a channel per writer.
  *   <li>{@code channel_per_thread_each} / {@code _batch}: a confirm-mode channel per thread on one
  *       connection; a wait for confirms after each message, or after every N.
+ *   <li>{@code channel_per_thread_async}: a confirm-mode channel per thread on one connection, its
+ *       confirms handled as they come by a {@code ConfirmListener} (the third strategy of RabbitMQ's
+ *       publisher-confirms tutorial: each message kept in a {@code ConcurrentSkipListMap} by
+ *       sequence number until its confirm), at most {@value #ASYNC_WINDOW} unconfirmed per thread
+ *       (a {@code Semaphore}), as many as ysuite's default confirm window per channel.
  *   <li>{@code locked_channel_each} / {@code _batch}: one confirm-mode channel that every thread
  *       uses under a lock, with the same waits.
  * </ul>
@@ -26,12 +35,17 @@ import org.ysuite.amqp.PublisherWriter;
 abstract class PublishWay {
 
     private static final long CONFIRM_TIMEOUT_MS = 30_000;
+    /** Unconfirmed messages one thread of {@code channel_per_thread_async} may have. */
+    static final int ASYNC_WINDOW = 1024;
 
     /** Publishes one message (waiting for confirms as the way does). */
     abstract void publish(byte[] body) throws Exception;
 
-    /** Publishes one message and waits for its confirm. */
-    abstract void publishConfirmed(byte[] body) throws Exception;
+    /** Publishes one message and waits for its confirm (and any other still due). */
+    void publishConfirmed(byte[] body) throws Exception {
+        publish(body);
+        settle();
+    }
 
     /** Waits for every confirm still due. */
     abstract void settle() throws Exception;
@@ -80,6 +94,20 @@ abstract class PublishWay {
                     }
                 };
             }
+            case "channel_per_thread_async": {
+                Connection connection = factory.newConnection("channel-per-thread-async");
+                return new Shared() {
+                    @Override
+                    public PublishWay forThread() throws IOException {
+                        return new AsyncChannel(connection.createChannel());
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        connection.close();
+                    }
+                };
+            }
             case "locked_channel_each":
             case "locked_channel_batch": {
                 Connection connection = factory.newConnection("locked-channel");
@@ -100,7 +128,8 @@ abstract class PublishWay {
             }
             default:
                 throw new IllegalArgumentException("way must be ysuite, ysuite_channels4, channel_per_thread_each, "
-                        + "channel_per_thread_batch, locked_channel_each or locked_channel_batch, was " + way);
+                        + "channel_per_thread_batch, channel_per_thread_async, locked_channel_each or "
+                        + "locked_channel_batch, was " + way);
         }
     }
 
@@ -116,12 +145,6 @@ abstract class PublishWay {
         @Override
         void publish(byte[] body) throws InterruptedException {
             last = writer.publish(AmqpPublish.EXCHANGE, "", body);
-        }
-
-        @Override
-        void publishConfirmed(byte[] body) throws Exception {
-            publish(body);
-            settle();
         }
 
         @Override
@@ -167,6 +190,69 @@ abstract class PublishWay {
                 channel.waitForConfirmsOrDie(CONFIRM_TIMEOUT_MS);
                 unconfirmed = 0;
             }
+        }
+    }
+
+    /**
+     * A confirm-mode channel of the thread's own whose confirms a listener handles as they come: each
+     * message waits in {@link #outstanding} (by sequence number, for a retry) until its ack; a nack
+     * is counted and fails the next {@link #settle}. The thread waits only when
+     * {@value #ASYNC_WINDOW} messages are unconfirmed.
+     */
+    private static final class AsyncChannel extends PublishWay implements ConfirmListener {
+        private final Channel channel;
+        private final ConcurrentNavigableMap<Long, byte[]> outstanding = new ConcurrentSkipListMap<>();
+        private final Semaphore window = new Semaphore(ASYNC_WINDOW);
+        private volatile long nacked;
+
+        AsyncChannel(Channel channel) throws IOException {
+            this.channel = channel;
+            channel.confirmSelect();
+            channel.addConfirmListener(this);
+        }
+
+        @Override
+        void publish(byte[] body) throws Exception {
+            if (!window.tryAcquire(CONFIRM_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException(ASYNC_WINDOW + " messages unconfirmed for " + CONFIRM_TIMEOUT_MS + " ms");
+            }
+            outstanding.put(channel.getNextPublishSeqNo(), body); // before the publish: its ack may come at once
+            channel.basicPublish(AmqpPublish.EXCHANGE, "", null, body);
+        }
+
+        @Override
+        void settle() throws Exception {
+            if (!window.tryAcquire(ASYNC_WINDOW, CONFIRM_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException(outstanding.size() + " messages not confirmed in " + CONFIRM_TIMEOUT_MS + " ms");
+            }
+            window.release(ASYNC_WINDOW);
+            if (nacked > 0) {
+                throw new IOException(nacked + " messages nacked");
+            }
+        }
+
+        @Override
+        public void handleAck(long tag, boolean multiple) {
+            answered(tag, multiple);
+        }
+
+        @Override
+        public void handleNack(long tag, boolean multiple) {
+            nacked += answered(tag, multiple); // the connection's thread only
+        }
+
+        /** The connection's thread: forgets the answered messages and frees their room. */
+        private int answered(long tag, boolean multiple) {
+            int n;
+            if (multiple) {
+                ConcurrentNavigableMap<Long, byte[]> upTo = outstanding.headMap(tag, true);
+                n = upTo.size();
+                upTo.clear();
+            } else {
+                n = outstanding.remove(tag) == null ? 0 : 1;
+            }
+            window.release(n);
+            return n;
         }
     }
 

@@ -34,7 +34,7 @@ final class AmqpReportRunner {
     private static final String[] YSUITE_WAYS = {"ysuite", "ysuite_channels4"};
     /** amqp-client used the usual ways. */
     private static final String[] USUAL_WAYS = {"channel_per_thread_each", "channel_per_thread_batch",
-        "locked_channel_each", "locked_channel_batch"};
+        "channel_per_thread_async", "locked_channel_each", "locked_channel_batch"};
     private static final String[] WAYS = concat(YSUITE_WAYS, USUAL_WAYS);
     /** The confirm latency's ways: with one thread, four channels publish as one does. */
     private static final String[] LATENCY_WAYS = concat(new String[] {"ysuite"}, USUAL_WAYS);
@@ -204,7 +204,9 @@ final class AmqpReportRunner {
                     + "`PublisherWriter` per thread, on one channel (`ysuite`) or four (`ysuite_channels4`, "
                     + "`channels(4)`: with four threads, a channel per writer); `channel_per_thread_*` a confirm-mode channel per thread on one "
                     + "connection; `locked_channel_*` one confirm-mode channel behind a lock; `_each` waits for the "
-                    + "confirms after every message, `_batch` after every 64. Messages go to a fanout exchange with "
+                    + "confirms after every message, `_batch` after every 64; `channel_per_thread_async` handles the "
+                    + "confirms in a `ConfirmListener` as they come (RabbitMQ's tutorial), at most 1024 unconfirmed per "
+                    + "thread. Messages go to a fanout exchange with "
                     + "no queue bound (routed, dropped and confirmed by the broker).\n\n");
             md.append("### Confirm latency, ").append(broker)
                     .append(" broker: one message, then the wait for its confirm (µs, one thread)\n\n");
