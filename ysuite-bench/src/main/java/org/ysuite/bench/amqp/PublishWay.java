@@ -233,26 +233,25 @@ abstract class PublishWay {
 
         @Override
         public void handleAck(long tag, boolean multiple) {
-            answered(tag, multiple);
+            window.release(forget(tag, multiple));
         }
 
         @Override
         public void handleNack(long tag, boolean multiple) {
-            nacked += answered(tag, multiple); // the connection's thread only
+            int n = forget(tag, multiple);
+            nacked += n; // the connection's thread only; before the release, which settle()'s acquire follows
+            window.release(n);
         }
 
-        /** The connection's thread: forgets the answered messages and frees their room. */
-        private int answered(long tag, boolean multiple) {
-            int n;
+        /** The connection's thread: forgets the answered messages; returns how many. */
+        private int forget(long tag, boolean multiple) {
             if (multiple) {
                 ConcurrentNavigableMap<Long, byte[]> upTo = outstanding.headMap(tag, true);
-                n = upTo.size();
+                int n = upTo.size();
                 upTo.clear();
-            } else {
-                n = outstanding.remove(tag) == null ? 0 : 1;
+                return n;
             }
-            window.release(n);
-            return n;
+            return outstanding.remove(tag) == null ? 0 : 1;
         }
     }
 
