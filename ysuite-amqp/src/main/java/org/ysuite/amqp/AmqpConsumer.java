@@ -128,7 +128,8 @@ public final class AmqpConsumer implements AutoCloseable {
             }
             try {
                 if (connection.isOpen()) {
-                    connection.close();
+                    // bounded: a broker that reads nothing more never answers with close-ok
+                    connection.close(AmqpPublisher.CLOSE_CONNECTION_MS);
                 }
             } catch (IOException | RuntimeException e) {
                 connection.abort();
@@ -463,7 +464,8 @@ public final class AmqpConsumer implements AutoCloseable {
 
     /**
      * Closes the connection (what was delivered but not acknowledged goes back to the queue) and
-     * the pipe, and ends a reconnection's wait. Idempotent.
+     * the pipe, and ends a reconnection's wait: waits at most 5 seconds for the broker's
+     * {@code close-ok}, then drops the connection. Idempotent.
      */
     @Override
     public void close() {

@@ -65,8 +65,13 @@ public final class AmqpPublisher implements AutoCloseable {
     private static final int DOWN = 2;
     private static final int CLOSED = 3;
     private static final Object CONTROL = new Object();
-    /** How long closing the connection waits for the broker's close-ok before it aborts. */
-    private static final int CLOSE_CONNECTION_MS = 5000;
+    /** How long closing a connection waits for the broker's close-ok before it aborts (publisher and consumer). */
+    static final int CLOSE_CONNECTION_MS = 5000;
+    /** The loss cause of a close whose timeout ended before every confirm came. */
+    private static final String CLOSED_EARLY = "closed before the broker confirmed every message";
+    /** The loss cause of a close that had to break the connection under the publisher's thread. */
+    private static final String HELD = CLOSED_EARLY
+            + "; the connection took no more frames, and close broke it";
     /** The shortest wait between two tries to reconnect, whatever the first one was. */
     private static final long MIN_RECONNECT_DELAY = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -280,6 +285,13 @@ public final class AmqpPublisher implements AutoCloseable {
      * confirms, settles the rest as {@link Fate#LOST}, closes the connection and waits for the
      * publisher's thread to end. Idempotent; any thread but the publisher's.
      *
+     * <p>Returns within about {@code timeout} and 5 seconds (the wait for the broker's
+     * {@code close-ok}) whatever the broker does: where a socket write that the broker no longer
+     * reads, or a {@code channel.flow}, holds the publisher's thread past that, {@code close}
+     * breaks the connection, which ends the write or the wait, and the unconfirmed messages are
+     * {@link Fate#LOST} with a {@link #lossCause()} that says so. Only a reconnection's try under
+     * way runs to its end first (at most the factory's connection and handshake timeouts).
+     *
      * @param timeout how long to wait for the broker, {@code >= 0}
      * @param unit the unit of {@code timeout}
      * @throws IllegalArgumentException if {@code timeout} is negative
@@ -298,10 +310,22 @@ public final class AmqpPublisher implements AutoCloseable {
             }
         }
         wake();
+        // The publisher's thread ends by itself within the timeout and CLOSE_CONNECTION_MS, unless a
+        // socket write that the broker does not read holds it, or basicPublish waits out a
+        // channel.flow: then this thread breaks the connection (again after each CLOSE_CONNECTION_MS,
+        // for a link a reconnection opened meanwhile), which fails the write or ends the wait.
+        long waitNanos = Math.min(unit.toNanos(timeout), Long.MAX_VALUE / 4);
+        long abortAt = System.nanoTime() + waitNanos + TimeUnit.MILLISECONDS.toNanos(CLOSE_CONNECTION_MS);
         boolean interrupted = false;
         while (thread.isAlive()) {
+            long left = abortAt - System.nanoTime();
+            if (left <= 0) {
+                link.abort(HELD);
+                left = TimeUnit.MILLISECONDS.toNanos(CLOSE_CONNECTION_MS);
+                abortAt = System.nanoTime() + left;
+            }
             try {
-                thread.join();
+                TimeUnit.NANOSECONDS.timedJoin(thread, left);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
@@ -412,7 +436,7 @@ public final class AmqpPublisher implements AutoCloseable {
             if (settledDown) {
                 n = awake.drainLost();
             } else if (state == CLOSING && System.nanoTime() - closeDeadline > 0) {
-                downCause = "closed before the broker confirmed every message";
+                downCause = CLOSED_EARLY;
                 link.failed(downCause); // the rest is settled as lost; the connection is closed in finish()
                 continue;
             } else {

@@ -12,6 +12,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 
 /**
@@ -55,6 +56,8 @@ final class FrameBatch extends Frame {
 
     /** amqp-client's channel.flow state ({@code AMQChannel._blockContent}), or {@code null}. */
     private static final VarHandle BLOCK_CONTENT = field(AMQChannel.class, "_blockContent", boolean.class);
+    /** amqp-client's blocking socket handler's socket ({@code SocketFrameHandler._socket}), or {@code null}. */
+    private static final VarHandle SOCKET = field(SocketFrameHandler.class, "_socket", Socket.class);
     /** amqp-client's connection's {@code observationCollector}, or {@code null}. */
     private static final VarHandle OBSERVATION =
             field(AMQConnection.class, "observationCollector", ObservationCollector.class);
@@ -100,6 +103,20 @@ final class FrameBatch extends Frame {
      */
     static boolean flowBlocked(Channel channel) {
         return channel instanceof AMQChannel && (boolean) BLOCK_CONTENT.getVolatile((AMQChannel) channel);
+    }
+
+    /**
+     * The socket of {@code c}, where amqp-client's blocking socket handler carries it and its field
+     * can be read; {@code null} otherwise. Closing it from any thread fails a write that holds the
+     * handler's frame lock, which amqp-client's own {@code abort()} waits for (it flushes under
+     * that lock before it closes the socket).
+     */
+    static Socket socketOf(Connection c) {
+        if (SOCKET == null || !(c instanceof AMQConnection)) {
+            return null;
+        }
+        Object handler = ((AMQConnection) c).getFrameHandler();
+        return handler instanceof SocketFrameHandler ? (Socket) SOCKET.get((SocketFrameHandler) handler) : null;
     }
 
     /**

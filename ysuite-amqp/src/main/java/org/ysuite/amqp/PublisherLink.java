@@ -9,6 +9,7 @@ import com.rabbitmq.client.MetricsCollector;
 import com.rabbitmq.client.NoOpMetricsCollector;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
+import java.net.Socket;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -128,12 +129,35 @@ final class PublisherLink {
         }
     }
 
-    /** Publisher's thread: the link is down from now on (a failed publish). */
+    /** The link is down from now on: a failed publish, a channel's shutdown, an abort ({@code why} kept if first). */
     void failed(String why) {
         if (cause == null) {
             cause = why;
         }
         down = true;
+    }
+
+    /**
+     * Any thread: takes the link down with {@code why} and breaks its connection at once, for a
+     * publisher's thread that a socket write holds (a broker that reads nothing more) or that
+     * {@code basicPublish} holds through a {@code channel.flow}: the write fails, or the wait ends
+     * with the connection's shutdown, and the thread goes on to settle and end. The socket is
+     * closed directly ({@link FrameBatch#socketOf}), not through amqp-client's {@code abort()},
+     * which would wait for the frame lock that the held write keeps; other transports (NIO, whose
+     * writes amqp-client's own thread makes, each queued with a timeout) are aborted.
+     */
+    void abort(String why) {
+        failed(why); // cause and down before the socket fails: the publisher's thread reads them after
+        Socket socket = FrameBatch.socketOf(connection);
+        if (socket == null) {
+            connection.abort();
+            return;
+        }
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closed already
+        }
     }
 
     /** Closes the connection, waiting at most {@code timeoutMs} for the broker; aborts it if that fails. */
