@@ -38,6 +38,12 @@ import org.ysuite.SharedSignaler;
  * {@code FUTEX_WAIT} compares the word in the kernel, so a ring between the arm and the sleep
  * makes the sleep return at once.
  *
+ * <p>Stopping: {@link Thread#interrupt()}, which Agrona's {@code AgentRunner.close()} uses, does
+ * not end a sleep in the futex, so a loop that sleeps sees its runner stopped when the sleep ends:
+ * at the next ring or signal, or after {@code maxSleep}. {@code AgentRunner.close()} therefore
+ * returns within {@code maxSleep} (1 s by default) of the loop's last sleep starting; with a long
+ * {@code maxSleep}, have a sender ring once {@code close()} has begun.
+ *
  * <p>One thread uses an instance (the loop's), as with every Agrona idle strategy. A signal id
  * fired on the signaler also ends a sleep; this strategy takes (and drops) such ids.
  */
