@@ -101,7 +101,7 @@ final class PausingRelay implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         closed = true;
         synchronized (gate) {
             gate.notifyAll();
@@ -110,8 +110,18 @@ final class PausingRelay implements AutoCloseable {
         for (Socket s : sockets) {
             closeQuietly(s);
         }
+        boolean interrupted = false;
         for (Thread t : threads) {
-            t.join();
+            while (t.isAlive()) {
+                try {
+                    t.join(); // its sockets are closed: it ends
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

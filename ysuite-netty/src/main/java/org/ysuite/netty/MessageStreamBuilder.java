@@ -30,6 +30,11 @@ public final class MessageStreamBuilder {
      * answer a message it was waiting for.
      */
     public static final long DEFAULT_LOOP_LINGER_NANOS = 20_000;
+    /**
+     * The largest {@link #lingerMillis}: {@value} ms (one hour). A caller of
+     * {@link MessageStream#close()} off the loop waits up to the linger and 10 s more.
+     */
+    public static final long MAX_LINGER_MILLIS = 3_600_000;
 
     int bufferSize = MessageStream.DEFAULT_BUFFER_SIZE;
     int outboundWindow = MessageStream.DEFAULT_WINDOW;
@@ -147,13 +152,14 @@ public final class MessageStreamBuilder {
      * Sets how long {@link MessageStream#close()} waits for the socket to take the messages
      * already sent before it closes the channel anyway.
      *
-     * @param millis {@code >= 0}; default 5000
+     * @param millis {@code 0} to {@link #MAX_LINGER_MILLIS}; default 5000
      * @return this builder
-     * @throws IllegalArgumentException if {@code millis} is negative
+     * @throws IllegalArgumentException if {@code millis} is out of range
      */
     public MessageStreamBuilder lingerMillis(long millis) {
-        if (millis < 0) {
-            throw new IllegalArgumentException("lingerMillis must be >= 0, not " + millis);
+        if (millis < 0 || millis > MAX_LINGER_MILLIS) {
+            throw new IllegalArgumentException("lingerMillis must be from 0 to " + MAX_LINGER_MILLIS + " ms, not "
+                    + millis);
         }
         this.lingerMillis = millis;
         return this;

@@ -51,6 +51,12 @@ class MessageStreamSettingsTest {
         assertTrue(e.getMessage().contains("replySpin must be from 0 to 1000000 ns, not 1000001"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> MessageStream.builder().loopLinger(-1));
         assertTrue(e.getMessage().contains("loopLinger must be from 0 to 1000000 ns, not -1"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MessageStream.builder().lingerMillis(-1));
+        assertTrue(e.getMessage().contains("lingerMillis must be from 0 to 3600000 ms, not -1"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> MessageStream.builder().lingerMillis(Long.MAX_VALUE)); // close's wait would overflow
+        assertTrue(e.getMessage().contains("not 9223372036854775807"), e.getMessage());
+        MessageStream.builder().lingerMillis(MessageStreamBuilder.MAX_LINGER_MILLIS);
         NullPointerException n = assertThrows(NullPointerException.class,
                 () -> MessageStream.builder().writerWaitPolicy(null));
         assertEquals("policies", n.getMessage());
