@@ -1,0 +1,19 @@
+/**
+ * ysuite-zmq: ZeroMQ sockets that speak ZMTP 3.1 (ZeroMQ RFC 23/37) with libzmq, pyzmq and JeroMQ
+ * peers over {@code tcp://} and {@code ipc://}, and ysuite pipes over {@code inproc://}.
+ *
+ * <p>{@code org.ysuite.zmq} is the API (context, sockets, poller, options); {@code org.ysuite.zmq.wire}
+ * is the ZMTP engine of one connection (greeting, mechanisms, frames, commands), exported for users
+ * who put ZMTP on a Netty channel of their own.
+ */
+module org.ysuite.zmq {
+    requires transitive org.ysuite;
+    requires transitive io.netty.transport;
+    requires transitive io.netty.buffer;
+    requires io.netty.common;
+    requires io.netty.transport.classes.epoll;
+    requires io.netty.transport.unix.common;
+
+    exports org.ysuite.zmq;
+    exports org.ysuite.zmq.wire;
+}
