@@ -240,10 +240,19 @@ public final class SharedPipeWriter extends SharedPipeEnd {
 
     /**
      * Makes every complete message written so far visible to the reader; if the reader was
-     * asleep, wakes it ({@code FUTEX_WAKE}) before returning.
+     * armed to sleep, sends it the wake-up ({@code FUTEX_WAKE}, or a byte on the wake FIFO for a
+     * pollable reader) before returning.
+     *
+     * <p>"Armed" is not always "asleep": a reader arms before its last look for a message (in
+     * {@link SharedPipeReader#awaitMessage} and {@link SharedPipeReader#prepareToPoll()}), so a
+     * flush that lands between its arm and that look sends a wake-up that the reader does not
+     * need: it finds the message by itself ({@code prepareToPoll} returns {@code false}), and the
+     * spare wake-up is a {@code FUTEX_WAKE} with no waiter or a byte that the next
+     * {@code prepareToPoll} drains. No wake-up is ever missing; one can be spare.
      *
      * @return {@code true} if the reader was awake (or nothing needed flushing); {@code false} if
-     *     it was asleep and this call has woken it (nothing is left for the caller to do)
+     *     it was armed to sleep and this call has sent it the wake-up (nothing is left for the
+     *     caller to do)
      * @throws IllegalStateException if the pipe is closed, another thread is writing, or the file was truncated
      */
     public boolean flush() {
