@@ -96,7 +96,7 @@ final class PublisherLink {
      */
     static PublisherLink open(ConnectionFactory factory, String name, AMQP.BasicProperties properties,
                               ConfirmLedger[] ledgers, AmqpPublisher publisher) throws IOException, TimeoutException {
-        Connection c = factory.newConnection(name);
+        Connection c = Causes.connect(factory, name);
         try {
             return new PublisherLink(c, factory.getMetricsCollector(), properties, ledgers, publisher);
         } catch (IOException | RuntimeException e) {

@@ -149,6 +149,32 @@ class LossCauseTest {
     }
 
     @Test
+    void aQueueNameOverAShortStringIsRefusedNamingTheArgument() {
+        String name = "q".repeat(254) + "\u00e9"; // 256 UTF-8 bytes in 255 chars
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AmqpConsumer.open(BROKER.factory(), name, 10, 1 << 16));
+        assertEquals("queue is 256 UTF-8 bytes: at most 255 (an AMQP short string)", e.getMessage());
+    }
+
+    @Test
+    void aVirtualHostThatDoesNotExistIsNamedWithTheBrokersReply() {
+        ConnectionFactory factory = BROKER.factory().clone();
+        factory.setVirtualHost("no-such-vhost");
+        IOException consumer = assertThrows(IOException.class,
+                () -> AmqpConsumer.open(factory, "any", 10, 1 << 16));
+        assertVirtualHostRefused(consumer);
+        IOException publisher = assertThrows(IOException.class, () -> AmqpPublisher.builder().open(factory));
+        assertVirtualHostRefused(publisher);
+    }
+
+    private static void assertVirtualHostRefused(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        assertTrue(m.startsWith("cannot open virtual host 'no-such-vhost' on "), m);
+        // the broker's reply code and text: RabbitMQ's 530 NOT_ALLOWED, Broker-J's 404 "Unknown virtual host"
+        assertTrue(m.matches(".*: the broker answered \\d{3} \\S.*"), m);
+    }
+
+    @Test
     void aQueueThatDoesNotExistIsNamedWithTheBrokersReply() {
         IOException refused = assertThrows(IOException.class,
                 () -> AmqpConsumer.open(BROKER.factory(), "no-such-queue", 10, 1 << 16));
