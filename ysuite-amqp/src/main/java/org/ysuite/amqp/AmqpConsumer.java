@@ -96,7 +96,7 @@ public final class AmqpConsumer implements AutoCloseable {
         volatile String downCause;
 
         Link() throws IOException, TimeoutException {
-            Connection c = factory.newConnection(CONNECTION_NAME);
+            Connection c = Causes.connect(factory, CONNECTION_NAME);
             try {
                 this.connection = c;
                 this.channel = c.createChannel();
@@ -143,14 +143,17 @@ public final class AmqpConsumer implements AutoCloseable {
      * its connection.
      *
      * @param factory the connection's settings
-     * @param queue the queue's name
+     * @param queue the queue's name, at most 255 UTF-8 bytes (an AMQP short string)
      * @param prefetch the most unacknowledged deliveries, {@code 1} to {@code 65535}
      * @param bufferBytes the pipe's capacity; a delivery takes 9 bytes and its body, and must fit
      *     {@code OffHeapYPipe.maxMessageLength(bufferBytes)}
      * @return the consumer
-     * @throws IOException if the connection, channel or subscription fails
+     * @throws IOException if the connection, channel or subscription fails (a virtual host that
+     *     does not exist or is not allowed: {@code "cannot open virtual host ..."} with the broker's
+     *     reply)
      * @throws TimeoutException if the connection times out
-     * @throws IllegalArgumentException if {@code prefetch} or {@code bufferBytes} is out of range
+     * @throws IllegalArgumentException if {@code prefetch} or {@code bufferBytes} is out of range, or
+     *     {@code queue} is longer than 255 UTF-8 bytes
      * @throws NullPointerException if {@code factory} or {@code queue} is null
      */
     public static AmqpConsumer open(ConnectionFactory factory, String queue, int prefetch, int bufferBytes)
@@ -166,7 +169,7 @@ public final class AmqpConsumer implements AutoCloseable {
      * acknowledged is delivered again (at least once).
      *
      * @param factory the connection's settings
-     * @param queue the queue's name
+     * @param queue the queue's name, at most 255 UTF-8 bytes (an AMQP short string)
      * @param prefetch the most unacknowledged deliveries, {@code 1} to {@code 65535}
      * @param bufferBytes the pipe's capacity; a delivery takes 9 bytes and its body, and must fit
      *     {@code OffHeapYPipe.maxMessageLength(bufferBytes)}
@@ -175,7 +178,8 @@ public final class AmqpConsumer implements AutoCloseable {
      * @return the consumer
      * @throws IOException if the first connection, channel or subscription fails
      * @throws TimeoutException if the first connection times out
-     * @throws IllegalArgumentException if an argument is out of range
+     * @throws IllegalArgumentException if an argument is out of range ({@code queue}: longer than 255
+     *     UTF-8 bytes)
      * @throws NullPointerException if an argument is null
      */
     public static AmqpConsumer open(ConnectionFactory factory, String queue, int prefetch, int bufferBytes,
@@ -198,6 +202,7 @@ public final class AmqpConsumer implements AutoCloseable {
                                      long initialDelay, long maxDelay) throws IOException, TimeoutException {
         Objects.requireNonNull(factory, "factory");
         Objects.requireNonNull(queue, "queue");
+        Utf8.shortString("queue", queue); // before amqp-client's own, which names no argument
         if (prefetch < 1 || prefetch > 65535) {
             throw new IllegalArgumentException("prefetch must be in 1..65535: " + prefetch);
         }

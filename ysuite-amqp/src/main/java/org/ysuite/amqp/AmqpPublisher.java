@@ -415,6 +415,7 @@ public final class AmqpPublisher implements AutoCloseable {
                 }
             }
             if (link.down && !settledDown) {
+                awaitShutdownSignal(link);
                 connected = false;
                 // Under each ledger's lock: no confirm settles at the same time, and a late one
                 // finds its tag settled. Every published message has its fate from here on.
@@ -490,6 +491,33 @@ public final class AmqpPublisher implements AutoCloseable {
                 delay = Math.min(maxReconnectDelay, Math.max(2 * delay, MIN_RECONNECT_DELAY));
             }
         }
+    }
+
+    /**
+     * After a failed write, waits for the connection's shutdown signal while the publisher is
+     * open, at most {@link PublisherLink#SHUTDOWN_SIGNAL_WAIT_NANOS}: a broker's close that comes
+     * after the reset it caused is then the loss's cause. The signal's listener, and a close(),
+     * wake this thread; writers' wake-ups are kept.
+     */
+    private void awaitShutdownSignal(PublisherLink l) throws InterruptedException {
+        long wait = shutdownSignalWaitNanos;
+        long until = System.nanoTime() + wait;
+        for (long left = wait; state == OPEN && l.awaitsShutdownSignal() && left > 0;
+                left = until - System.nanoTime()) {
+            mailbox.poll(onWake, left, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * How long the thread waits after a failed write for the connection's shutdown signal
+     * ({@link PublisherLink#SHUTDOWN_SIGNAL_WAIT_NANOS}); a test that orders the events itself
+     * makes it longer, so that a loaded machine cannot reorder them.
+     */
+    volatile long shutdownSignalWaitNanos = PublisherLink.SHUTDOWN_SIGNAL_WAIT_NANOS;
+
+    /** The current link (tests: its state after a failure). */
+    PublisherLink link() {
+        return link;
     }
 
     /** No writer is inside publish, and every pipe that woke the thread has been read empty. */

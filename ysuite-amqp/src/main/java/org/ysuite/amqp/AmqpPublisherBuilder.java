@@ -203,7 +203,8 @@ public final class AmqpPublisherBuilder {
      *
      * @param factory the connection's settings
      * @return the running publisher
-     * @throws IOException if the connection or channel cannot be opened
+     * @throws IOException if the connection or channel cannot be opened (a virtual host that does not
+     *     exist or is not allowed: {@code "cannot open virtual host ..."} with the broker's reply)
      * @throws TimeoutException if the connection times out
      * @throws NullPointerException if {@code factory} is null
      */

@@ -1,6 +1,12 @@
 package org.ysuite.amqp;
 
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.PossibleAuthenticationFailureException;
 import com.rabbitmq.client.ShutdownSignalException;
+import java.io.IOException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Failures told as text (a loss's cause) with what caused them: amqp-client's IOExceptions often
@@ -13,6 +19,40 @@ final class Causes {
     private static final int MAX_CAUSES = 4;
 
     private Causes() {
+    }
+
+    /**
+     * Opens a connection named {@code name} with {@code factory}. A broker that refuses it while
+     * it opens (a virtual host that does not exist or is not allowed: 530 NOT_ALLOWED) makes
+     * amqp-client throw an {@code IOException} with no message, the broker's reply in its cause;
+     * that one is thrown again with a message that names the virtual host, the broker and its reply.
+     *
+     * @throws IOException if the connection cannot be opened
+     * @throws TimeoutException if it times out
+     */
+    static Connection connect(ConnectionFactory factory, String name) throws IOException, TimeoutException {
+        try {
+            return factory.newConnection(name);
+        } catch (IOException e) {
+            AMQP.Connection.Close reply = brokersClose(e);
+            if (reply == null || e instanceof PossibleAuthenticationFailureException) {
+                throw e; // amqp-client's message says it already
+            }
+            throw new IOException("cannot open virtual host '" + factory.getVirtualHost() + "' on "
+                    + factory.getHost() + ":" + factory.getPort() + ": the broker answered "
+                    + reply.getReplyCode() + " " + reply.getReplyText(), e);
+        }
+    }
+
+    /** The broker's {@code connection.close} among {@code e}'s causes, or {@code null}. */
+    private static AMQP.Connection.Close brokersClose(Throwable e) {
+        Throwable c = e;
+        for (int i = 0; i <= MAX_CAUSES && c != null; i++, c = c.getCause()) {
+            if (c instanceof ShutdownSignalException s && s.getReason() instanceof AMQP.Connection.Close close) {
+                return close;
+            }
+        }
+        return null;
     }
 
     /** {@code e} as its {@code toString}, then what caused it ({@link #appendCauses}). */

@@ -122,7 +122,7 @@ final class PublisherLane {
             byte[] body = Arrays.copyOfRange(scratch, keyAt + 1 + keyLength, length);
             channel.basicPublish(exchange, routingKey, mandatory, tagged == null ? properties : tagged, body);
         } catch (IOException | RuntimeException e) {
-            link.failed("publishing failed: " + e); // settled as lost from the next round on
+            link.failedWriting(e); // settled as lost from the next round on
         }
     }
 

@@ -10,6 +10,7 @@ import com.rabbitmq.client.NoOpMetricsCollector;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.net.Socket;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -43,10 +44,26 @@ final class PublisherLink {
     final MetricsCollector metrics;
     private final AmqpPublisher publisher;
 
+    /**
+     * How long the publisher's thread waits, after a failed write, for the connection's shutdown
+     * signal ({@link #awaitsShutdownSignal}): a broker that closes a connection sends its
+     * {@code connection.close} and then closes the socket, so a write can fail on the reset before
+     * amqp-client's reading thread reports the close (RabbitMQ's {@code stop_app}: 4 to 80 ms).
+     */
+    static final long SHUTDOWN_SIGNAL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     /** Set by a channel's shutdown listener, or by the publisher's thread on a failed publish. */
     volatile boolean down;
-    /** Why the link went down, or {@code null}; written before {@link #down}. */
+    /**
+     * Why the link went down, or {@code null}; written before {@link #down}. The first cause
+     * wins, except that a broker's close replaces a failed write's ({@link #channelShutdown}).
+     * Written under {@code this}.
+     */
     volatile String cause;
+    /** {@link #cause} is a failed write's, which the broker's close may follow; under {@code this}. */
+    private boolean causeIsWrite;
+    /** A channel's shutdown signal has come (the connection's, or the channel's own). */
+    private volatile boolean signalled;
     volatile boolean blocked;
     volatile String blockedReason;
 
@@ -79,7 +96,7 @@ final class PublisherLink {
      */
     static PublisherLink open(ConnectionFactory factory, String name, AMQP.BasicProperties properties,
                               ConfirmLedger[] ledgers, AmqpPublisher publisher) throws IOException, TimeoutException {
-        Connection c = factory.newConnection(name);
+        Connection c = Causes.connect(factory, name);
         try {
             return new PublisherLink(c, factory.getMetricsCollector(), properties, ledgers, publisher);
         } catch (IOException | RuntimeException e) {
@@ -107,7 +124,7 @@ final class PublisherLink {
             try {
                 frames.flush();
             } catch (IOException | RuntimeException e) {
-                failed("publishing failed: " + e);
+                failedWriting(e);
                 failure = e;
             }
         }
@@ -130,11 +147,33 @@ final class PublisherLink {
     }
 
     /** The link is down from now on: a failed publish, a channel's shutdown, an abort ({@code why} kept if first). */
-    void failed(String why) {
+    synchronized void failed(String why) {
         if (cause == null) {
             cause = why;
         }
         down = true;
+    }
+
+    /**
+     * Publisher's thread: a publish's write to the connection failed with {@code e}. The link is
+     * down; the cause is {@code "publishing failed: " + e} unless one came first, and a broker's
+     * close that arrives later replaces it ({@link #channelShutdown}).
+     */
+    synchronized void failedWriting(Exception e) {
+        if (cause == null) {
+            cause = "publishing failed: " + e;
+            causeIsWrite = true;
+        }
+        down = true;
+    }
+
+    /**
+     * Whether the link's cause is a failed write and no shutdown signal has come yet: the
+     * publisher's thread then waits for it (at most {@link #SHUTDOWN_SIGNAL_WAIT_NANOS}, woken by
+     * {@link #channelShutdown}), so that a broker's close that follows the reset names the loss.
+     */
+    synchronized boolean awaitsShutdownSignal() {
+        return causeIsWrite && !signalled;
     }
 
     /**
@@ -185,8 +224,29 @@ final class PublisherLink {
         }
     }
 
+    /**
+     * A channel's shutdown listener (amqp-client's connection thread, or the thread that closes):
+     * the link is down. A close that the broker initiated ({@code connection.close} or
+     * {@code channel.close} with its reply) replaces a failed write's cause: the write failed on
+     * the socket that the broker closed after sending it.
+     */
     private void channelShutdown(ShutdownSignalException signal) {
-        failed(Causes.ofShutdown(signal));
+        String why = Causes.ofShutdown(signal);
+        synchronized (this) {
+            if (causeIsWrite && byBroker(signal)) {
+                cause = why;
+                causeIsWrite = false;
+            }
+            failed(why);
+            signalled = true;
+        }
         publisher.wake(); // after the volatile write of down: the woken thread sees it
+    }
+
+    /** Whether the broker closed the connection or channel, with a reply code and text. */
+    static boolean byBroker(ShutdownSignalException signal) {
+        Object reason = signal.getReason();
+        return !signal.isInitiatedByApplication()
+                && (reason instanceof AMQP.Connection.Close || reason instanceof AMQP.Channel.Close);
     }
 }

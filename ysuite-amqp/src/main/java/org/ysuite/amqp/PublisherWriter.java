@@ -27,7 +27,6 @@ import org.ysuite.YMailbox;
 public final class PublisherWriter {
 
     static final int HEADER = 3;
-    private static final int MAX_SHORT_STRING = 255;
 
     private final AmqpPublisher publisher;
     final OffHeapYPipe pipe;
@@ -134,8 +133,8 @@ public final class PublisherWriter {
         Objects.requireNonNull(routingKey, "routingKey");
         Objects.requireNonNull(body, "body");
         Objects.checkFromIndexSize(offset, length, body.length);
-        int exchangeLength = shortString("exchange", exchange);
-        int keyLength = shortString("routingKey", routingKey);
+        int exchangeLength = Utf8.shortString("exchange", exchange);
+        int keyLength = Utf8.shortString("routingKey", routingKey);
         int record = HEADER + exchangeLength + keyLength + length;
         if (record > pipe.maxMessageLength()) {
             throw new IllegalArgumentException("body is " + length + " bytes: at most "
@@ -174,14 +173,6 @@ public final class PublisherWriter {
         }
     }
 
-    private static int shortString(String name, String value) {
-        int n = Utf8.length(value);
-        if (n > MAX_SHORT_STRING) {
-            throw new IllegalArgumentException(name + " is " + n + " UTF-8 bytes: at most "
-                    + MAX_SHORT_STRING + " (an AMQP short string)");
-        }
-        return n;
-    }
 
     /**
      * Returns the longest record this writer's buffer takes: 3 bytes, the exchange's and routing

@@ -4,12 +4,32 @@ import java.nio.ByteBuffer;
 
 /**
  * UTF-8 without allocation, for the exchange and routing key a writer puts into its pipe
- * ({@code String.getBytes} would allocate per message). Same bytes as
+ * ({@code String.getBytes} would allocate per message), and the check of an AMQP short string's
+ * length. Same bytes as
  * {@code getBytes(StandardCharsets.UTF_8)}, a lone surrogate included (it becomes {@code '?'}).
  */
 final class Utf8 {
 
     private Utf8() {
+    }
+
+    /** The most bytes of an AMQP short string (a queue's or exchange's name, a routing key). */
+    static final int MAX_SHORT_STRING = 255;
+
+    /**
+     * Checks that {@code value}, the argument {@code name}, fits an AMQP short string.
+     *
+     * @return its length in UTF-8 bytes
+     * @throws IllegalArgumentException naming the argument and the limit if it is longer than
+     *     {@value #MAX_SHORT_STRING} UTF-8 bytes
+     */
+    static int shortString(String name, String value) {
+        int n = length(value);
+        if (n > MAX_SHORT_STRING) {
+            throw new IllegalArgumentException(name + " is " + n + " UTF-8 bytes: at most "
+                    + MAX_SHORT_STRING + " (an AMQP short string)");
+        }
+        return n;
     }
 
     /** The number of bytes {@code s} takes in UTF-8. */

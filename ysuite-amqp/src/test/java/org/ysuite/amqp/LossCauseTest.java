@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ysuite.amqp.ReconnectContract.awaitState;
 
 import com.rabbitmq.client.ConnectionFactory;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -62,9 +65,113 @@ class LossCauseTest {
         }
     }
 
+    /**
+     * A broker that closes a connection (RabbitMQ's {@code stop_app}) sends {@code connection.close}
+     * and closes the socket: the publisher's write can fail on the reset before amqp-client's
+     * reading thread reports the close. Here in that order, made certain: the publisher's socket
+     * refuses every write from a point on (as a reset socket does) while its reads go on, a
+     * publish fails on it, and only then does the broker close the connection (320). The loss
+     * names the broker's close, not the failed write.
+     */
+    @Test
+    void aBrokersCloseAfterAFailedWriteIsTheCauseOfTheLoss() throws Exception {
+        BROKER.declare("forced");
+        List<WriteFailingSocket> sockets = new CopyOnWriteArrayList<>();
+        ConnectionFactory factory = BROKER.factory().clone();
+        factory.setSocketFactory(new TestSockets(() -> {
+            WriteFailingSocket s = new WriteFailingSocket();
+            sockets.add(s);
+            return s;
+        }));
+        try (AmqpPublisher publisher = AmqpPublisher.builder().name("forced").open(factory)) {
+            publisher.shutdownSignalWaitNanos = TimeUnit.SECONDS.toNanos(60); // the test orders the events
+            PublisherWriter w = publisher.newWriter();
+            w.publish("", "forced", new byte[8]);
+            assertTrue(w.awaitSettled(1, 20, TimeUnit.SECONDS), "the first message settled");
+            assertEquals(1, sockets.size(), "the publisher's connection");
+            sockets.get(0).failWrites = true;
+            w.publish("", "forced", new byte[8]);
+            PublisherLink link = publisher.link();
+            awaitState("the publisher's write failed", () -> link.down);
+            assertTrue(link.cause.startsWith("publishing failed: java.net.SocketException"), link.cause);
+
+            assertTrue(BROKER.embedded().closeConnections() >= 1, "the publisher's connection at least");
+            awaitState("the publisher took the loss", () -> !publisher.isOpen());
+            String cause = publisher.lossCause();
+            assertTrue(cause.contains("connection.close") && cause.contains("reply-code=320"), cause);
+            assertTrue(w.awaitSettled(2, 20, TimeUnit.SECONDS), "the second message settled");
+            assertEquals(1, w.lost());
+        }
+    }
+
+    /** A socket whose writes fail once {@link #failWrites} is set, as a reset one's do; its reads go on. */
+    private static final class WriteFailingSocket extends Socket {
+        volatile boolean failWrites;
+        private OutputStream out;
+
+        @Override
+        public synchronized OutputStream getOutputStream() throws IOException {
+            if (out == null) {
+                OutputStream real = super.getOutputStream();
+                out = new FilterOutputStream(real) {
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        check();
+                        real.write(b, off, len);
+                    }
+
+                    @Override
+                    public void write(int b) throws IOException {
+                        check();
+                        real.write(b);
+                    }
+
+                    @Override
+                    public void flush() throws IOException {
+                        check();
+                        real.flush();
+                    }
+                };
+            }
+            return out;
+        }
+
+        private void check() throws SocketException {
+            if (failWrites) {
+                throw new SocketException("Connection reset by peer");
+            }
+        }
+    }
+
     private static void assertBrokenSocket(String cause) {
         assertTrue(cause != null && cause.startsWith("connection error, caused by java.net.SocketException"),
                 String.valueOf(cause));
+    }
+
+    @Test
+    void aQueueNameOverAShortStringIsRefusedNamingTheArgument() {
+        String name = "q".repeat(254) + "\u00e9"; // 256 UTF-8 bytes in 255 chars
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AmqpConsumer.open(BROKER.factory(), name, 10, 1 << 16));
+        assertEquals("queue is 256 UTF-8 bytes: at most 255 (an AMQP short string)", e.getMessage());
+    }
+
+    @Test
+    void aVirtualHostThatDoesNotExistIsNamedWithTheBrokersReply() {
+        ConnectionFactory factory = BROKER.factory().clone();
+        factory.setVirtualHost("no-such-vhost");
+        IOException consumer = assertThrows(IOException.class,
+                () -> AmqpConsumer.open(factory, "any", 10, 1 << 16));
+        assertVirtualHostRefused(consumer);
+        IOException publisher = assertThrows(IOException.class, () -> AmqpPublisher.builder().open(factory));
+        assertVirtualHostRefused(publisher);
+    }
+
+    private static void assertVirtualHostRefused(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        assertTrue(m.startsWith("cannot open virtual host 'no-such-vhost' on "), m);
+        // the broker's reply code and text: RabbitMQ's 530 NOT_ALLOWED, Broker-J's 404 "Unknown virtual host"
+        assertTrue(m.matches(".*: the broker answered \\d{3} \\S.*"), m);
     }
 
     @Test

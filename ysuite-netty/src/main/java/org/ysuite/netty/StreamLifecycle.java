@@ -19,9 +19,10 @@ import org.ysuite.OffHeapYPipe;
  *
  * <p>The end is {@code channelInactive} for a channel that was active, and the channel's close
  * future for one that never was: Netty fires {@code channelInactive} only for a channel that was
- * active, and a connect that is refused, or a channel closed before it connected, never is. When
- * the channel closes (once, on the loop): the
- * reason is recorded (the connect's failure, "closed before it became active", or the loop's
+ * active, and a connect that is refused, or a channel closed before it connected, never is. A
+ * transport closes a refused channel before it fails the connect's promise, so an end before
+ * active waits for a pending connect's outcome and reports its cause. When the channel closes
+ * (once, on the loop): the reason is recorded (the connect's failure, "closed before it became active", or the loop's
  * shutdown), the outbound side ends (every writer's pipe closed, so a waiting writer wakes up and
  * throws, and the mailbox's descriptors released), then the inbound side ends (the reader gets what
  * arrived, then the end). The inbound pipe's memory is freed when {@link MessageStream#close()}
@@ -43,7 +44,7 @@ final class StreamLifecycle extends ChannelDuplexHandler {
     private ChannelHandlerContext ctx;
     private boolean wasActive;
     private SocketAddress connectingTo;
-    private Throwable connectFailure;
+    private ChannelPromise connectPromise;
     private boolean channelEnded;
     private boolean closeRequested;
     private boolean isReleased;
@@ -86,11 +87,7 @@ final class StreamLifecycle extends ChannelDuplexHandler {
     @Override
     public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
         connectingTo = remote;
-        promise.addListener(f -> {
-            if (!f.isSuccess()) {
-                connectFailure = f.cause();
-            }
-        });
+        connectPromise = promise;
         ctx.connect(remote, local, promise);
     }
 
@@ -112,9 +109,20 @@ final class StreamLifecycle extends ChannelDuplexHandler {
         if (channelEnded) {
             return;
         }
+        if (!wasActive && connectPromise != null && !connectPromise.isDone()) {
+            // The transport may close the channel before it fails the connect's promise (a
+            // refused connect does, on both NIO and epoll): the connect's cause is the reason,
+            // so the end waits for it. Closing a channel fails a pending connect, so it comes.
+            connectPromise.addListener(f -> channelClosed());
+            return;
+        }
         channelEnded = true;
+        Throwable connectFailure = connectPromise != null && connectPromise.isDone() ? connectPromise.cause() : null;
         if (!wasActive) {
-            if (connectFailure != null) {
+            if (connectFailure instanceof java.nio.channels.ClosedChannelException) {
+                status.fail(new IOException("the channel was closed before it became active (while connecting to "
+                        + connectingTo + ")", connectFailure));
+            } else if (connectFailure != null) {
                 String why = connectFailure.getMessage() != null ? connectFailure.getMessage()
                         : connectFailure.getClass().getName();
                 status.fail(new IOException("connect to " + connectingTo + " failed: " + why, connectFailure));
