@@ -43,8 +43,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <p>Modes: {@code --seed} (the default) the headline only: seed 000's two scenarios, worst case and
  * maximal throughput, YPipe with YSemaphore and YPollset against local sockets and every peer,
- * one fork, 2 + 3 iterations of 0.2 s (about two minutes on two cores; a first look, not a
- * measurement to publish); {@code --smoke} runs every benchmark once, briefly (a build check, not a
+ * two forks, each 5 warm-up iterations of 0.4 s and 8 measured iterations of 0.25 s (about five
+ * minutes on two cores). The warm-up is long enough for the pipes' reader loops to be compiled and
+ * their adaptive policies to have settled (a flush-per-message YPipe takes 0.5 to 1 s of a fresh
+ * JVM on a 2-vCPU guest to reach its steady rate: after 0.4 s of warm-up the first measured
+ * iterations still ran at several times it); two forks and 16 iterations give JMH's error an
+ * honest width, and the report marks a row whose error or fork spread is large "unstable"
+ * ({@link Result#unstable()}) instead of judging a target on it; {@code --smoke} runs every benchmark once, briefly (a build check, not a
  * measurement); {@code --all} every scenario of the seed set with short iterations (about ten
  * minutes on two cores; {@code --quick} is its former name); {@code --full} every parameter, longer
  * iterations, two forks, and three forks for the headline scenarios, whose tables then show the
@@ -73,7 +78,7 @@ public final class ReportRunner {
 
     /** Run lengths of one mode; the headline scenarios (worst case, throughput) get their own fork count. */
     enum Mode {
-        SEED(2, 200, 3, 200, 1, 1), SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
+        SEED(5, 400, 8, 250, 2, 2), SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
 
         final int warmups;
         final int warmupMs;
