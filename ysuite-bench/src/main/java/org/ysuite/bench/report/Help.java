@@ -31,7 +31,8 @@ public final class Help {
                 + "\"unstable\" when its error or its forks' spread exceeds " + Math.round(Result.UNSTABLE_FRACTION * 100)
                 + " % of its mean):\n"
                 + plan("--seed", "the default: seed 000's worst case and maximal throughput, YPipe + YSemaphore and "
-                        + "YPollset against local sockets and every peer", ReportRunner.Mode.SEED)
+                        + "YPollset against local sockets and every peer (about 5 minutes on 2 cores)",
+                        ReportRunner.Mode.SEED)
                 + plan("--all", "every scenario of the seed set (sender batching, message sizes, poll overhead, "
                         + "sparse traffic, fan-in, scaling, Netty hand-off, across processes); --quick is its former "
                         + "name", ReportRunner.Mode.QUICK)
