@@ -62,6 +62,7 @@ class ReportReadingTest {
         rows.add(stable("WorstCase.jctoolsMpscBlocking", "", 4400));
         rows.add(stable("WorstCase.unixSocketChannel", "", 6000));
         rows.add(stable("WorstCase.parkUnpark", "", 4100));
+        rows.add(stable("WorstCase.jctoolsMpscBlockingSpin", "", 60));
         return Result.fromJmhJson("[" + String.join(",", rows) + "]");
     }
 
@@ -99,6 +100,17 @@ class ReportReadingTest {
         while (goals.find()) {
             assertEquals(">=", goals.group(1), "every goal on a ratio is a lower bound");
         }
+    }
+
+    @Test
+    void theDefaultPolicyIsHeldAgainstTheSameSpinAndPureParkAgainstPeersThatBlockAtOnce() {
+        String md = new Report(seedRun(1), 2).render("");
+        String targets = md.substring(md.indexOf("### Targets"));
+        assertTrue(targets.contains("| worst case, one-way time of a ping-pong: YPipe + YSemaphore (default policy) vs "
+                + "the same spin before take() | >= 1.00x | 2.00x | met | 30.0 vs 60.0 ns one-way"), targets);
+        assertFalse(targets.contains("(pure park) vs the same spin"), targets);
+        assertTrue(targets.contains("| worst case, one-way time of a ping-pong: YPipe + YSemaphore (pure park) vs best "
+                + "blocking peer | >= 1.00x | 1.10x | met | 4,000 vs 4,400 ns one-way"), targets);
     }
 
     @Test
