@@ -74,7 +74,7 @@ final class AmqpReportRunner {
 
     static int run(String[] args) throws IOException {
         Mode mode = Mode.QUICK;
-        Path out = Paths.get("results-amqp");
+        Path out = null; // default: a new folder under results-amqp (RunFolder)
         for (int i = 0; i < args.length; i++) {
             ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
             if (flag != null) {
@@ -87,6 +87,9 @@ final class AmqpReportRunner {
                 return 2;
             }
         }
+        boolean ownFolder = out == null;
+        Path base = Paths.get("results-amqp");
+        out = ownFolder ? RunFolder.create(base, java.time.LocalDateTime.now()) : out;
         Files.createDirectories(out);
         List<String> brokers = new ArrayList<>(List.of("embedded"));
         String rabbit = System.getenv("YSUITE_RABBITMQ_URI");
@@ -119,6 +122,9 @@ final class AmqpReportRunner {
         System.out.println();
         System.out.println(md);
         System.out.println("Written to " + out.toAbsolutePath() + ": jmh-result.json, report.md, machine.md, jmh.log");
+        if (ownFolder && RunFolder.markLatest(base, out) != null) {
+            System.out.println(base.resolve(RunFolder.LATEST) + " points to this run; earlier runs are kept beside it");
+        }
         return 0;
     }
 

@@ -32,7 +32,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *
  * <p>Every chart gives each contender the same colour ({@link #colour(Result)}: y-suite always
  * blue, each peer its own), puts its legend below the plot, takes a logarithmic axis where the
- * values span two decades or more, and fits its axes to the data.
+ * values span two decades or more, and fits its axes to the data. Under every chart stands the
+ * run's caption ({@link #caption(String)}: the machine, the load during the run and the warning
+ * when the machine was busy), so a chart copied out of the report keeps its caveat.
  */
 final class Charts {
 
@@ -80,11 +82,128 @@ final class Charts {
 
     private final Report report;
     private final Path dir;
+    private final List<String> caption;
     private final List<Chart> written = new ArrayList<>();
 
-    Charts(Report report, Path dir) {
+    /**
+     * @param report the run's tables
+     * @param dir the results folder
+     * @param caption the lines stamped under every chart ({@link #caption(String)})
+     */
+    Charts(Report report, Path dir, List<String> caption) {
         this.report = report;
         this.dir = dir;
+        this.caption = List.copyOf(caption);
+    }
+
+    /**
+     * The caption of a run's charts, from its {@code machine.md}: the run's title and date, the
+     * cpu and cores, the load line and, when the machine was busy, the warning.
+     *
+     * @param machine the text of {@code machine.md}
+     * @return the lines, the load's always among them ("load: n/a" when the run recorded none)
+     */
+    static List<String> caption(String machine) {
+        String title = "";
+        String date = "";
+        String cpu = "";
+        String load = "load: n/a (the run recorded none)";
+        String warning = null;
+        for (String line : machine.split("\n")) {
+            if (line.startsWith("## ")) {
+                title = line.substring(3).trim();
+            } else if (line.startsWith("- date: ")) {
+                date = line.substring(8).trim();
+            } else if (line.startsWith("- cpu: ")) {
+                cpu = line.substring(7).trim();
+            } else if (line.startsWith("- cores: ")) {
+                cpu = cpu + ", " + line.substring(9).trim() + " cores";
+            } else if (line.startsWith("- load: ")) {
+                load = "load: " + line.substring(8).trim();
+            } else if (line.startsWith("- load average")) {
+                load = load.startsWith("load: n/a") ? line.substring(2).trim() : load;
+            } else if (line.startsWith("**WARNING")) {
+                warning = line.replace("**", "").trim();
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(String.join(" · ", List.of(title, date, cpu).stream().filter(x -> !x.isEmpty())
+                .collect(Collectors.toList())));
+        lines.add(load);
+        if (warning != null) {
+            lines.add(warning);
+        }
+        return lines;
+    }
+
+    /**
+     * Writes {@code chart} as a PNG with {@code caption} stamped in a strip under it (a line that
+     * starts with "WARNING" in red), wrapped to the chart's width.
+     *
+     * @param chart an XChart chart
+     * @param file the PNG file
+     * @param caption the lines to stamp
+     * @throws IOException if the file cannot be written
+     */
+    static void savePng(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path file, List<String> caption)
+            throws IOException {
+        java.awt.image.BufferedImage plot = BitmapEncoder.getBufferedImage(chart);
+        int width = plot.getWidth();
+        java.awt.Font font = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 13);
+        java.awt.image.BufferedImage probe = new java.awt.image.BufferedImage(1, 1,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D pg = probe.createGraphics();
+        java.awt.FontMetrics fm = pg.getFontMetrics(font);
+        List<String[]> lines = new ArrayList<>(); // {text, "w" for a warning}
+        for (String line : caption) {
+            String kind = line.startsWith("WARNING") ? "w" : "";
+            for (String part : wrap(line, fm, width - 20)) {
+                lines.add(new String[] {part, kind});
+            }
+        }
+        pg.dispose();
+        int lineHeight = fm.getHeight();
+        java.awt.image.BufferedImage out = new java.awt.image.BufferedImage(width,
+                plot.getHeight() + lineHeight * lines.size() + 12, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = out.createGraphics();
+        try {
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, out.getWidth(), out.getHeight());
+            g.drawImage(plot, 0, 0, null);
+            g.setRenderingHint(java.awt.RenderingHints.KEY_TEXT_ANTIALIASING,
+                    java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            g.setFont(font);
+            int y = plot.getHeight() + fm.getAscent() + 4;
+            for (String[] l : lines) {
+                g.setColor("w".equals(l[1]) ? new Color(0xc0, 0x10, 0x10) : Color.DARK_GRAY);
+                g.drawString(l[0], 10, y);
+                y += lineHeight;
+            }
+        } finally {
+            g.dispose();
+        }
+        String name = file.getFileName().toString();
+        Path png = name.endsWith(".png") ? file : file.resolveSibling(name + ".png");
+        if (!javax.imageio.ImageIO.write(out, "png", png.toFile())) {
+            throw new IOException("no PNG writer in this JDK for " + png);
+        }
+    }
+
+    /** {@code text} cut at spaces into lines no wider than {@code width} pixels. */
+    private static List<String> wrap(String text, java.awt.FontMetrics fm, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (line.length() > 0 && fm.stringWidth(line + " " + word) > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.length() == 0 ? "" : " ").append(word);
+        }
+        if (line.length() > 0) {
+            lines.add(line.toString());
+        }
+        return lines;
     }
 
     /** Draws charts; may fail where the JDK's fonts cannot load. */
@@ -205,12 +324,7 @@ final class Charts {
     }
 
     private void save(Object chart, String name, String title) throws IOException {
-        Path file = dir.resolve(name);
-        if (chart instanceof XYChart) {
-            BitmapEncoder.saveBitmap((XYChart) chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        } else {
-            BitmapEncoder.saveBitmap((CategoryChart) chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-        }
+        savePng((org.knowm.xchart.internal.chartpart.Chart<?, ?>) chart, dir.resolve(name + ".png"), caption);
         written.add(new Chart(name + ".png", title));
     }
 

@@ -94,7 +94,7 @@ final class NetReport {
         for (Peer p : Peer.values()) {
             out.append(' ').append(p.label()).append(" |");
         }
-        out.append(" ysuite / JeroMQ | ysuite / Netty writeAndFlush | ysuite / raw TCP | ysuite alloc [B/msg] | ysuite app thread alloc [B/msg] |\n|");
+        out.append(" ysuite's advantage over JeroMQ | over Netty writeAndFlush | over raw TCP | ysuite alloc [B/msg] | ysuite app thread alloc [B/msg] |\n|");
         for (int i = 0; i < Peer.values().length + 8; i++) {
             out.append("---:|");
         }
@@ -130,7 +130,7 @@ final class NetReport {
         for (Peer p : peers) {
             out.append(' ').append(p.label()).append(" |");
         }
-        out.append(" ysuite / JeroMQ REQ/REP | ysuite / raw TCP |\n|");
+        out.append(" ysuite's advantage over JeroMQ REQ/REP | over raw TCP |\n|");
         for (int i = 0; i < peers.length + 3; i++) {
             out.append("---:|");
         }
@@ -142,9 +142,10 @@ final class NetReport {
                 out.append(' ').append(r == null ? "" : String.format(Locale.ROOT, "%.1f", r.density / 2000)).append(" |");
             }
             Result y = row.get(Peer.YSUITE);
-            out.append(' ').append(Report.fmtRatio(ratio(dens(y), dens(row.get(Peer.JEROMQ)))))
-                    .append(" | ").append(Report.fmtRatio(ratio(dens(y), dens(row.get(Peer.TCP))))).append(" |\n");
+            out.append(' ').append(Report.fmtRatio(ratio(dens(row.get(Peer.JEROMQ)), dens(y))))
+                    .append(" | ").append(Report.fmtRatio(ratio(dens(row.get(Peer.TCP)), dens(y)))).append(" |\n");
         });
+        out.append("\nThe ratios are the peer's latency / ysuite's: higher is better; above 1.00x ysuite is faster.\n");
     }
 
     private static double dens(Result r) {
@@ -298,7 +299,8 @@ final class NetReport {
     }
 
     private void targets() {
-        out.append("\n### Targets (loopback, one stream, ratios within this run)\n\n| target | measured | met |\n|---|---|---|\n");
+        out.append("\n### Targets (loopback, one stream, ratios within this run)\n\n").append(Targets.HOW_RATIOS_READ)
+                .append("\n\n| target | measured | met |\n|---|---|---|\n");
         Map<Integer, Map<Peer, Result>> t = bySize("net.NetThroughput", "loopback");
         for (int size : new int[] {6, 64}) {
             Map<Peer, Result> row = t.get(size);
@@ -307,21 +309,22 @@ final class NetReport {
             }
             double j = ratio(rate(row.get(Peer.YSUITE)), rate(row.get(Peer.JEROMQ)));
             double n = ratio(rate(row.get(Peer.YSUITE)), rate(row.get(Peer.NETTY_FLUSH)));
-            target("throughput " + size + " B >= 3.0x JeroMQ PUSH/PULL", j, j >= 3.0);
-            target("throughput " + size + " B >= 1.5x Netty writeAndFlush", n, n >= 1.5);
+            target("throughput " + size + " B: advantage over JeroMQ PUSH/PULL >= 3.00x", j, j >= 3.0);
+            target("throughput " + size + " B: advantage over Netty writeAndFlush >= 1.50x", n, n >= 1.5);
         }
         Map<Peer, Result> big = t.get(65536);
         if (big != null) {
             double r = ratio(rate(big.get(Peer.YSUITE)), rate(big.get(Peer.TCP)));
-            target("64 KiB >= 0.8x raw TCP bandwidth", r, r >= 0.8);
+            target("64 KiB bandwidth: advantage over raw TCP >= 0.80x", r, r >= 0.8);
         }
         Map<Integer, Map<Peer, Result>> l = bySize("net.NetLatency", "loopback");
         l.forEach((size, row) -> {
             if (size <= 4096) {
-                double j = ratio(dens(row.get(Peer.YSUITE)), dens(row.get(Peer.JEROMQ)));
-                double tcp = ratio(dens(row.get(Peer.YSUITE)), dens(row.get(Peer.TCP)));
-                target("latency " + size + " B <= 1.0x JeroMQ REQ/REP", j, j <= 1.0);
-                target("latency " + size + " B <= 1.3x raw TCP", tcp, tcp <= 1.3);
+                double j = ratio(dens(row.get(Peer.JEROMQ)), dens(row.get(Peer.YSUITE)));
+                double tcp = ratio(dens(row.get(Peer.TCP)), dens(row.get(Peer.YSUITE)));
+                target("latency " + size + " B: ysuite's advantage over JeroMQ REQ/REP >= 1.00x", j, j >= 1.0);
+                // at most 1.3 times raw TCP's latency
+                target("latency " + size + " B: ysuite's advantage over raw TCP >= 0.77x", tcp, tcp >= 1 / 1.3);
             }
         });
         Map<String, Map<Peer, Result>> cs = new TreeMap<>();
@@ -336,25 +339,27 @@ final class NetReport {
             }
             for (String which : new String[] {null, P99}) {
                 String stat = which == null ? "mean" : which;
-                double n = ratio(p(yr, which), p(rt.get(Peer.NETTY_FLUSH), which));
-                double j = ratio(p(yr, which), p(rt.get(Peer.JEROMQ), which));
-                double tcp = ratio(p(yr, which), p(rt.get(Peer.TCP), which));
-                target(y.param() + " " + yr.param("size") + " B round trip, " + stat + " <= 1.0x plain Netty", n, n <= 1.0);
-                target(y.param() + " " + yr.param("size") + " B round trip, " + stat + " <= 1.0x JeroMQ REQ/REP", j, j <= 1.0);
-                target(y.param() + " " + yr.param("size") + " B round trip, " + stat + " <= 2.0x raw TCP", tcp, tcp <= 2.0);
+                double n = ratio(p(rt.get(Peer.NETTY_FLUSH), which), p(yr, which));
+                double j = ratio(p(rt.get(Peer.JEROMQ), which), p(yr, which));
+                double tcp = ratio(p(rt.get(Peer.TCP), which), p(yr, which));
+                String what = y.param() + " " + yr.param("size") + " B round trip, " + stat + ": advantage over ";
+                target(what + "plain Netty >= 1.00x", n, n >= 1.0);
+                target(what + "JeroMQ REQ/REP >= 1.00x", j, j >= 1.0);
+                // at most twice raw TCP's round trip
+                target(what + "raw TCP >= 0.50x", tcp, tcp >= 0.5);
             }
         }
         if (cs.containsKey("twoway")) {
             for (Peer y : new Peer[] {Peer.YSUITE, Peer.YSUITE_LOOP}) {
                 if (y == Peer.YSUITE || cs.get("twoway").containsKey(y)) {
                     double r = ratio(rate(cs.get("twoway").get(y)), rate(cs.get("twoway").get(Peer.JEROMQ)));
-                    target((y == Peer.YSUITE ? "" : y.param() + " ") + "seed 002 two-way >= 1.0x JeroMQ REQ/REP", r, r >= 1.0);
+                    target((y == Peer.YSUITE ? "" : y.param() + " ") + "seed 002 two-way: advantage over JeroMQ REQ/REP >= 1.00x", r, r >= 1.0);
                 }
             }
         }
         if (cs.containsKey("oneway")) {
             double r = ratio(rate(cs.get("oneway").get(Peer.YSUITE)), rate(cs.get("oneway").get(Peer.JEROMQ)));
-            target("seed 002 one-way >= 3.0x JeroMQ PUSH/PULL", r, r >= 3.0);
+            target("seed 002 one-way: advantage over JeroMQ PUSH/PULL >= 3.00x", r, r >= 3.0);
         }
         double worst = rows("net.NetThroughput", r -> Peer.of(r.param("peer")) == Peer.YSUITE).stream()
                 .mapToDouble(NetReport::appAlloc).filter(a -> !Double.isNaN(a)).max().orElse(Double.NaN);
@@ -376,20 +381,20 @@ final class NetReport {
                 .append(Double.isNaN(measured) ? "not measured" : met ? "yes" : "no").append(" |\n");
     }
 
-    List<String> charts(Path dir) throws IOException {
+    List<String> charts(Path dir, List<String> caption) throws IOException {
         List<String> written = new ArrayList<>();
         for (String net : nets()) {
-            chart(dir, written, "net-throughput-" + net, "Seed 003 throughput vs message size (" + net + ")", "msgs/s",
+            chart(dir, caption, written, "net-throughput-" + net, "Seed 003 throughput vs message size (" + net + ")", "msgs/s",
                     bySize("net.NetThroughput", net), Result::throughput, false);
-            chart(dir, written, "net-mbps-" + net, "Seed 003 throughput vs message size, Mb/s (" + net + ")", "Mb/s",
+            chart(dir, caption, written, "net-mbps-" + net, "Seed 003 throughput vs message size, Mb/s (" + net + ")", "Mb/s",
                     bySize("net.NetThroughput", net), r -> Report.mbps(r.intParam("size"), r.density), true);
-            chart(dir, written, "net-latency-" + net, "Seed 003 one-way latency vs message size (" + net + ")", "µs",
+            chart(dir, caption, written, "net-latency-" + net, "Seed 003 one-way latency vs message size (" + net + ")", "µs",
                     bySize("net.NetLatency", net), r -> r.density / 2000, false);
         }
         return written;
     }
 
-    private static void chart(Path dir, List<String> written, String name, String title, String yTitle,
+    private static void chart(Path dir, List<String> caption, List<String> written, String name, String title, String yTitle,
                               Map<Integer, Map<Peer, Result>> m, ToDoubleFunction<Result> y, boolean logY)
             throws IOException {
         if (m.size() < 2) {
@@ -409,7 +414,7 @@ final class NetReport {
                         pts.stream().mapToDouble(e -> y.applyAsDouble(e.getValue())).toArray());
             }
         }
-        BitmapEncoder.saveBitmap(c, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        Charts.savePng(c, dir.resolve(name + ".png"), caption);
         written.add(name + ".png");
     }
 }

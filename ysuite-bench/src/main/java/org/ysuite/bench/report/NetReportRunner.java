@@ -109,7 +109,7 @@ final class NetReportRunner {
 
     static int run(String[] args) throws IOException {
         Mode mode = Mode.QUICK;
-        Path out = Paths.get("results-net");
+        Path out = null; // default: a new folder under results-net (RunFolder)
         int streams = 3;
         Boolean vethFlag = null;
         try {
@@ -145,6 +145,9 @@ final class NetReportRunner {
         }
         // the veth pair doubles seed 003's runs: by default only in --full (the default plan stays a few minutes)
         boolean veth = mode != Mode.SMOKE && (vethFlag != null ? vethFlag : mode == Mode.FULL);
+        boolean ownFolder = out == null;
+        Path base = Paths.get("results-net");
+        out = ownFolder ? RunFolder.create(base, java.time.LocalDateTime.now()) : out;
         Files.createDirectories(out);
         String vethNote;
         if (!veth) {
@@ -206,7 +209,7 @@ final class NetReportRunner {
         Files.write(out.resolve("results.csv"), Csv.of(results).getBytes(StandardCharsets.UTF_8));
         Files.write(out.resolve("report.md"), md.getBytes(StandardCharsets.UTF_8)); // before the charts, which may fail
         Path dir = out;
-        List<String> charts = Charts.orNone(() -> report.charts(dir));
+        List<String> charts = Charts.orNone(() -> report.charts(dir, Charts.caption(machine)));
         if (!charts.isEmpty()) {
             Files.write(out.resolve("report.md"), (md + "\nCharts: " + String.join(", ", charts) + "\n")
                     .getBytes(StandardCharsets.UTF_8));
@@ -215,6 +218,9 @@ final class NetReportRunner {
         System.out.println(md);
         System.out.println("Written to " + out.toAbsolutePath() + ": jmh-result.json, results.csv, report.md, machine.md, "
                 + LOG + (charts.isEmpty() ? "" : ", " + String.join(", ", charts)));
+        if (ownFolder && RunFolder.markLatest(base, out) != null) {
+            System.out.println(base.resolve(RunFolder.LATEST) + " points to this run; earlier runs are kept beside it");
+        }
         return 0;
     }
 

@@ -69,6 +69,11 @@ final class Progress implements OutputFormat {
         }
     }
 
+    /** Number of forked JVMs planned so far (each benchmark's parameter sets times its forks). */
+    long totalForks() {
+        return totalForks;
+    }
+
     /** Number of benchmarks (parameter sets) planned so far. */
     int total() {
         return total;

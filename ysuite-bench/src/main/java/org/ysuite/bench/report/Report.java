@@ -123,7 +123,8 @@ final class Report {
             if (row[2] == null) {
                 sock = r;
             }
-            lines.add("| " + row[0] + ": " + r.label + " | " + fmtDensity(r.density) + " ns/msg | "
+            lines.add("| " + row[0] + ": " + r.label + " | " + fmtDensity(r.density) + " ns/msg"
+                    + (r.unstable() == null ? "" : " (*unstable*: " + r.unstable() + ")") + " | "
                     + fmtRate(r.throughput()) + " msgs/sec | "
                     + (sock == null || r == sock ? "1.00x" : fmtRatio(sock.density / r.density)) + " | "
                     + row[4] + " ns/msg |");
@@ -148,8 +149,8 @@ final class Report {
         boolean forks = rows.stream().anyMatch(r -> r.forks() > 1);
         out.append("\n### ").append(title).append("\n\n");
         out.append("| transport | kind | density [ns/msg] | throughput [msgs/sec] | ± [ns] | alloc [B/msg] |")
-                .append(forks ? " forks | fork means min–max [ns/msg] |\n" : "\n");
-        out.append("|---|---|---:|---:|---:|---:|").append(forks ? "---:|---:|\n" : "\n");
+                .append(forks ? " forks | fork means min–max [ns/msg] |" : "").append(" stable? |\n");
+        out.append("|---|---|---:|---:|---:|---:|").append(forks ? "---:|---:|" : "").append("---|\n");
         for (Result r : rows) {
             out.append("| ").append(r.label).append(" | ").append(kindName(r.kind)).append(" | ")
                     .append(fmtDensity(r.density)).append(" | ").append(fmtRate(r.throughput()))
@@ -159,7 +160,14 @@ final class Report {
                 out.append(' ').append(r.forks()).append(" | ").append(fmtDensity(r.forkMin())).append('–')
                         .append(fmtDensity(r.forkMax())).append(" |");
             }
-            out.append('\n');
+            out.append(r.unstable() == null ? " yes |" : " *unstable*: " + r.unstable() + " |").append('\n');
+        }
+        if (rows.stream().anyMatch(r -> r.unstable() != null)) {
+            out.append("\nA row marked *unstable* had a JMH error (\"±\") or a spread of its forks' means above ")
+                    .append(Math.round(Result.UNSTABLE_FRACTION * 100)).append(" % of its mean: its figure says more "
+                    + "about the machine during the run than about the transport, and no target is judged on it. "
+                    + "Run the report again on a quieter machine, or that benchmark alone with more iterations "
+                    + "(--include).\n");
         }
         if (forks) {
             out.append("\n\"±\" is JMH's 99.9 % confidence interval over every measured iteration of every fork; "
@@ -176,8 +184,8 @@ final class Report {
         if (ys.isEmpty() || peers.isEmpty()) {
             return;
         }
-        out.append("\nRatio of each y-suite row to each peer of the same run "
-                + "(peer density / y-suite density; above 1.00x y-suite is faster):\n\n");
+        out.append("\ny-suite's advantage over each peer of the same run "
+                + "(peer density / y-suite density: higher is better; above 1.00x y-suite is faster):\n\n");
         out.append("| peer |");
         ys.forEach(y -> out.append(' ').append(y.label).append(" |"));
         out.append("\n|---|");
@@ -295,16 +303,18 @@ final class Report {
         }
         rows.sort(Comparator.comparing((Result r) -> r.param("spin")).thenComparingDouble(r -> r.density));
         out.append("\n### Poll overhead: a signal bounced between two threads (no pipe; one-way)\n\n");
-        out.append("| signaler | density [ns/signal] | signals/sec | ± [ns] | vs YSemaphore (same spin) |\n");
+        out.append("| signaler | density [ns/signal] | signals/sec | ± [ns] | advantage over YSemaphore (same spin) |\n");
         out.append("|---|---:|---:|---:|---:|\n");
         for (Result r : rows) {
             Result sem = find(x -> x.scenario.equals("PollOverhead") && "semaphore".equals(x.param("signaler"))
                     && r.param("spin").equals(x.param("spin")));
             out.append("| ").append(r.label).append(" | ").append(fmtDensity(r.density)).append(" | ")
                     .append(fmtRate(r.throughput())).append(" | ").append(fmtDensity(r.error)).append(" | ")
-                    .append(sem == null ? "" : fmtRatio(r.density / sem.density)).append(" |\n");
+                    .append(sem == null ? "" : fmtRatio(Targets.advantage(r.density, sem.density, false)))
+                    .append(" |\n");
         }
-        out.append("\nThe last column is a cost ratio (density / YSemaphore's density): below 1.00x is cheaper.\n");
+        out.append("\nThe last column is YSemaphore's density / this row's: higher is better; above 1.00x this "
+                + "signaler is cheaper.\n");
     }
 
     private void sparseTraffic() {

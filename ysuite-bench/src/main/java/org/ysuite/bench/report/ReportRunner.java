@@ -43,8 +43,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <p>Modes: {@code --seed} (the default) the headline only: seed 000's two scenarios, worst case and
  * maximal throughput, YPipe with YSemaphore and YPollset against local sockets and every peer,
- * one fork, 2 + 3 iterations of 0.2 s (about two minutes on two cores; a first look, not a
- * measurement to publish); {@code --smoke} runs every benchmark once, briefly (a build check, not a
+ * two forks, each 5 warm-up iterations of 0.4 s and 8 measured iterations of 0.25 s (about five
+ * minutes on two cores). The warm-up is long enough for the pipes' reader loops to be compiled and
+ * their adaptive policies to have settled (a flush-per-message YPipe takes 0.5 to 1 s of a fresh
+ * JVM on a 2-vCPU guest to reach its steady rate: after 0.4 s of warm-up the first measured
+ * iterations still ran at several times it); two forks and 16 iterations give JMH's error an
+ * honest width, and the report marks a row whose error or fork spread is large "unstable"
+ * ({@link Result#unstable()}) instead of judging a target on it; {@code --smoke} runs every benchmark once, briefly (a build check, not a
  * measurement); {@code --all} every scenario of the seed set with short iterations (about ten
  * minutes on two cores; {@code --quick} is its former name); {@code --full} every parameter, longer
  * iterations, two forks, and three forks for the headline scenarios, whose tables then show the
@@ -73,7 +78,7 @@ public final class ReportRunner {
 
     /** Run lengths of one mode; the headline scenarios (worst case, throughput) get their own fork count. */
     enum Mode {
-        SEED(2, 200, 3, 200, 1, 1), SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
+        SEED(5, 400, 8, 250, 2, 2), SMOKE(0, 0, 1, 100, 1, 1), QUICK(3, 400, 4, 500, 1, 1), FULL(5, 1000, 5, 1000, 2, 3);
 
         final int warmups;
         final int warmupMs;
@@ -121,6 +126,10 @@ public final class ReportRunner {
      */
     public static int run(String[] args) throws IOException {
         System.setProperty("java.awt.headless", "true");
+        if (java.util.Arrays.stream(args).anyMatch(Help::isHelp)) {
+            System.out.print(Help.text()); // the one help, for every section
+            return 0;
+        }
         if (args.length > 0 && "net".equals(args[0])) {
             return NetReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
@@ -128,7 +137,7 @@ public final class ReportRunner {
             return AmqpReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
         Mode mode = Mode.SEED;
-        Path out = Paths.get("results");
+        Path out = null; // default: a new folder under RESULTS
         Path from = null;
         String include = null;
         try {
@@ -161,11 +170,14 @@ public final class ReportRunner {
                     Result.fromJmhJson(json));
             return 0;
         }
-        Files.createDirectories(out);
         int cores = Runtime.getRuntime().availableProcessors();
+        List<Options> runs = plan(mode, include, cores);
+        boolean ownFolder = out == null;
+        out = ownFolder ? RunFolder.create(RESULTS, java.time.LocalDateTime.now()) : out;
+        Files.createDirectories(out);
+        System.out.println(describe(mode, include, runs, cores));
         Load.Sample loadBefore = Load.sample();
         long start = System.nanoTime();
-        List<Options> runs = plan(mode, include, cores);
         if (include == null && mode != Mode.SEED && Runtime.version().feature() < VIRTUAL_THREADS_JDK) {
             System.out.println("VirtualThreads left out: it needs JDK " + VIRTUAL_THREADS_JDK
                     + "+, this is JDK " + Runtime.version().feature() + " (run the report with a newer java)");
@@ -181,7 +193,43 @@ public final class ReportRunner {
         String machine = machine(mode, cores, new Load(cores, loadBefore, Load.sample()), seconds);
         Files.write(out.resolve("machine.md"), machine.getBytes(StandardCharsets.UTF_8));
         render(out, machine, all.stream().map(Result::of).collect(Collectors.toList()));
+        if (ownFolder) {
+            Path latest = RunFolder.markLatest(RESULTS, out);
+            if (latest != null) {
+                System.out.println("This run: " + out + " (" + latest + " points to it; earlier runs are kept beside it)");
+            }
+        }
         return 0;
+    }
+
+    /** The default base folder of the report's runs (each in a folder of its own: {@link RunFolder}). */
+    static final Path RESULTS = Paths.get("results");
+    /** A forked JVM's start, its benchmark's set-up and tear-down, on a loaded 2-core machine. */
+    private static final double FORK_OVERHEAD_S = 1.5;
+
+    /**
+     * What a report is about to start: the plan, its benchmarks (parameter sets) and forks, the
+     * run lengths and the time it will take, about (each fork's iterations and
+     * {@value #FORK_OVERHEAD_S} s to start it).
+     *
+     * @param mode the plan
+     * @param include the {@code --include} regex, or null
+     * @param runs the plan's JMH runs
+     * @param cores this machine's cores
+     * @return one paragraph, to print before the run starts
+     */
+    static String describe(Mode mode, String include, List<Options> runs, int cores) {
+        Progress count = new Progress(OutputFormatFactory.createFormatInstance(
+                new PrintStream(java.io.OutputStream.nullOutputStream()), VerboseMode.SILENT), System.out);
+        runs.forEach(count::plan);
+        double perFork = (mode.warmups * (double) mode.warmupMs + mode.iterations * (double) mode.iterationMs) / 1000
+                + FORK_OVERHEAD_S;
+        long minutes = Math.max(1, Math.round(count.totalForks() * perFork / 60));
+        return String.format(Locale.ROOT, "Plan --%s%s: %d benchmarks (parameter sets), %d forked JVMs; each fork "
+                + "warms up %d x %d ms and measures %d x %d ms. About %d min on %d cores (longer on a busy machine); "
+                + "JMH's own output goes to the results folder's %s.", name(mode),
+                include == null ? "" : " (only --include " + include + ")", count.total(), count.totalForks(),
+                mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, minutes, cores, LOG);
     }
 
     /** Something to run after JMH, with JMH's log open (for its failure). */
@@ -230,7 +278,8 @@ public final class ReportRunner {
 
     private static int usage(String problem) {
         System.err.println(problem);
-        System.err.println("usage: report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR] [--include REGEX]");
+        System.err.println("usage: report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR] [--include REGEX]"
+                + " (report --help: every plan and option)");
         return 2;
     }
 
@@ -308,7 +357,7 @@ public final class ReportRunner {
         int cores = coresFrom(machine);
         Report report = new Report(results, cores);
         String md = report.render(machine);
-        List<Charts.Chart> charts = Charts.orNone(new Charts(report, dir)::drawAll);
+        List<Charts.Chart> charts = Charts.orNone(new Charts(report, dir, Charts.caption(machine))::drawAll);
         StringBuilder full = new StringBuilder(md);
         if (!charts.isEmpty()) {
             full.append("\n## Charts\n");

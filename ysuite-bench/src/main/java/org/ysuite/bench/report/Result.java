@@ -98,6 +98,35 @@ final class Result {
         return Arrays.stream(forkScores).max().orElse(Double.NaN);
     }
 
+    /**
+     * The largest relative error or fork spread a row may have and still be judged:
+     * {@value #UNSTABLE_FRACTION} of its mean.
+     */
+    static final double UNSTABLE_FRACTION = 0.25;
+
+    /**
+     * Why this row's figure is not to be trusted, or null when it is: JMH's error (its 99.9 %
+     * confidence interval over every measured iteration) above {@link #UNSTABLE_FRACTION} of the
+     * mean, or the forks' own means further apart than that fraction of the mean. Such a row says
+     * more about the machine during the run (other processes, a fork whose JIT or scheduling went
+     * another way) than about the transport; the report marks it and judges no target on it.
+     *
+     * @return a short reason ("± 87 % of the mean", "fork means 40 % apart"), or null
+     */
+    String unstable() {
+        if (!(density > 0)) {
+            return null;
+        }
+        if (error > UNSTABLE_FRACTION * density) {
+            return String.format(java.util.Locale.ROOT, "± %.0f %% of the mean", 100 * error / density);
+        }
+        if (forks() > 1 && forkMax() - forkMin() > UNSTABLE_FRACTION * density) {
+            return String.format(java.util.Locale.ROOT, "fork means %.0f %% apart",
+                    100 * (forkMax() - forkMin()) / density);
+        }
+        return null;
+    }
+
     /** Throughput in messages per second. */
     double throughput() {
         return 1e9 / density;
