@@ -30,12 +30,15 @@ import java.util.function.Consumer;
  * thread runs a handler, throws {@link IllegalStateException}, and so does a second thread that
  * goes to sleep in {@code poll} while the reader sleeps there (a {@link YPollset} or
  * {@link YSemaphore} admits one waiting thread); other overlaps of two reader threads are not
- * detected. A {@link Writer} is <em>not</em> checked, but where it costs nothing: a check would
- * cost an atomic instruction per send, as much again as the send itself. A flush that finds its
- * pipe flushed by another thread throws {@link IllegalStateException} (seen only where the
- * flush's atomic instruction fails anyway); otherwise two threads sending through one writer at
- * the same time get no error; messages are then lost, duplicated or delivered as {@code null}, and the
- * writer's pipe may stay corrupt for good. Give each thread its own writer
+ * detected. A {@link Writer} is checked where it costs nothing, as its pipe is (see
+ * {@link YPipe}'s Misuse): a second thread is refused with {@link IllegalStateException} ("a pipe
+ * has one writer thread at a time") when it flushes while the other signals the sleeping reader,
+ * moves to the pipe's next chunk while the other signals, or finds the pipe flushed by the other
+ * (where the flush's atomic instruction fails anyway). That catches two threads sharing a writer
+ * eventually, not at once: until then messages may be lost, duplicated or delivered as
+ * {@code null}. A check of every send would cost an atomic instruction, as much again as the
+ * send itself; for tests, {@code -Dysuite.checkThreads=true} turns that checked mode on (every
+ * overlap refused before it touches the pipe). Give each thread its own writer
  * ({@link #newWriter()} is cheap: a pipe of 256 slots), or hand one over with a happens-before
  * edge (a lock, a queue) between its users.
  *
@@ -524,11 +527,12 @@ public final class YMailbox<T> {
          * Makes the written messages visible to the reader, waking it if it is asleep.
          *
          * @throws IllegalStateException if the mailbox is closed: nothing was made visible (the
-         *     unflushed messages can be taken back with {@link #unwrite()})
+         *     unflushed messages can be taken back with {@link #unwrite()}); or if another thread
+         *     is found using this writer (see the mailbox's Misuse section)
          */
         public void flush() {
             if (!pipe.flush()) {
-                signaler.signal(id);
+                pipe.signalReader(signaler, id); // the slow path, where a second thread is seen
             }
         }
 
@@ -537,7 +541,8 @@ public final class YMailbox<T> {
          *
          * @param message the message
          * @throws NullPointerException if {@code message} is null
-         * @throws IllegalStateException if the mailbox is closed: the message was not accepted
+         * @throws IllegalStateException if the mailbox is closed: the message was not accepted;
+         *     or if another thread is found using this writer (see the mailbox's Misuse section)
          */
         public void send(T message) {
             pipe.write(Objects.requireNonNull(message, "message"), false);
