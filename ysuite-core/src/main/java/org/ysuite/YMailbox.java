@@ -71,7 +71,14 @@ public final class YMailbox<T> {
     /** The user's name in events, or null (see {@link #named}); guarded by {@code this} for writes. */
     private volatile String name;
 
-    /** Reader's counters: waits on the signaler, and their time (read racily by stats()). */
+    /**
+     * The signaler's count of its owner's parks, if it is one of ysuite's (the mailbox is its only
+     * user), and its counts when the mailbox was made; else null, and the mailbox counts the
+     * reader's waits in the signaler's poll itself (read racily by stats()).
+     */
+    private final ParkClock parkClock;
+    private final long parksBefore;
+    private final long parkNanosBefore;
     private long sleeps;
     private long sleepNanos;
 
@@ -126,6 +133,9 @@ public final class YMailbox<T> {
         }
         this.pollable = signaler instanceof PollableSignaler ? (PollableSignaler) signaler : null;
         this.rounds = new MailboxRounds(capacity);
+        this.parkClock = ParkClock.of(signaler);
+        this.parksBefore = parkClock == null ? 0 : parkClock.parks();
+        this.parkNanosBefore = parkClock == null ? 0 : parkClock.parkNanos();
         label(signaler, "YMailbox reader", null);
     }
 
@@ -164,6 +174,13 @@ public final class YMailbox<T> {
      * time, and the depth, messages flushed and not yet handed over. Writer waits are 0 (the
      * pipes are unbounded). Any thread may call it; it allocates the snapshot and nothing else.
      *
+     * <p>A sleep is a park: over one of ysuite's signalers ({@link YPollset}, {@link YSemaphore},
+     * {@link YSocketPair}, {@link NioSignaler}) the signaler counts its owner's parks and their
+     * time, and neither a spin that found a signal (the signaler's {@link WaitPolicy}, or the
+     * mailbox's own spin over its awake pipes) nor a poll that found a signal at once counts.
+     * Over any other signaler the mailbox cannot see the park: it counts each wait in the
+     * signaler's {@code poll}, whatever that does inside.
+     *
      * @return the counters
      */
     public PipeStats stats() {
@@ -174,6 +191,11 @@ public final class YMailbox<T> {
             flushed += w.pipe.flushedCount();
             wakeups += w.pipe.wakeupsSent;
             depth += w.pipe.unreadCount();
+        }
+        ParkClock clock = parkClock;
+        if (clock != null) {
+            return new PipeStats(flushed, wakeups, clock.parks() - parksBefore,
+                    clock.parkNanos() - parkNanosBefore, 0, depth);
         }
         return new PipeStats(flushed, wakeups, sleeps, sleepNanos, 0, depth);
     }
@@ -392,12 +414,11 @@ public final class YMailbox<T> {
             }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
             // A close from now on signals after setting the flag, and that signal ends the poll.
-            long asleepFrom = System.nanoTime();
+            long asleepFrom = parkClock == null ? System.nanoTime() : 0L;
             try {
                 waiter.poll(rounds);
             } finally {
-                sleeps++;
-                sleepNanos += System.nanoTime() - asleepFrom;
+                countWait(asleepFrom);
             }
             n = rounds.drain(writers, handler, true);
             if (n > 0) {
@@ -448,13 +469,12 @@ public final class YMailbox<T> {
             if (left <= 0) {
                 return 0;
             }
-            long asleepFrom = System.nanoTime();
+            long asleepFrom = parkClock == null ? System.nanoTime() : 0L;
             int got;
             try {
                 got = waiter.poll(rounds, left, TimeUnit.NANOSECONDS);
             } finally {
-                sleeps++;
-                sleepNanos += System.nanoTime() - asleepFrom;
+                countWait(asleepFrom);
             }
             if (got == 0) {
                 return 0;
@@ -463,6 +483,14 @@ public final class YMailbox<T> {
             if (n > 0) {
                 return n;
             }
+        }
+    }
+
+    /** Reader, back from the signaler's poll: counts it, unless the signaler counts its parks. */
+    private void countWait(long asleepFrom) {
+        if (parkClock == null) {
+            sleeps++;
+            sleepNanos += System.nanoTime() - asleepFrom;
         }
     }
 
