@@ -14,7 +14,9 @@ package org.ysuite;
  *       reader's slow path), and while a {@code YMailbox.Writer} signals its sleeping reader.
  *       Plain loads and stores, looked at on entry to every reader call (one plain load, already
  *       there for the handlers), when the reader or writer moves to another chunk, and when the
- *       window closes. A second thread is seen only when it overlaps one of these windows, so
+ *       window closes; and where two threads have already moved the positions past a chunk's
+ *       end (the JVM's own bounds and null checks, turned into this error at no cost). A second
+ *       thread is seen only when it overlaps one of these windows, so
  *       default mode catches two threads eventually, not at once; that is the price of a check
  *       that adds no atomic instruction to a write, flush or read that finds its peer awake.</li>
  *   <li>In checked mode ({@code -D}{@value #PROPERTY}{@code =true}, read once when this class
@@ -54,10 +56,10 @@ final class ThreadCheck {
                 + hint());
     }
 
-    /** The writer side is in use by another thread. */
+    /** The writer side is in use by another thread ({@code null}: seen by its effect). */
     static IllegalStateException busyWriter(Thread inside, String method) {
-        return new IllegalStateException("a pipe has one writer thread at a time: " + inside
-                + " is inside a writer call, so " + Thread.currentThread() + " may not call "
+        return new IllegalStateException("a pipe has one writer thread at a time: "
+                + (inside == null ? "another thread" : inside) + " is inside a writer call, so " + Thread.currentThread() + " may not call "
                 + method + "() now (a YMailbox gives each writer thread its own Writer)" + hint());
     }
 

@@ -1,5 +1,7 @@
-// Over 500 lines: the public API with its javadoc, and the chunked store it needs; the padding
-// classes that lay its fields out on separate cache lines are in YPipeFields.
+// Over 500 lines: the public API with its javadoc, the chunked store it needs, and each public
+// call's checked-mode twin (ThreadCheck: the twin must sit beside the call so that a constant
+// false drops it); the padding classes that lay its fields out on separate cache lines are in
+// YPipeFields.
 package org.ysuite;
 
 import java.lang.invoke.MethodHandles;
@@ -199,7 +201,11 @@ public final class YPipe<T> extends YPipeSpares {
 
     private void store(T value, boolean incomplete) {
         // Plain store: published to the reader by the release of c in flush().
-        backChunk.items[backPos] = value;
+        try {
+            backChunk.items[backPos] = value;
+        } catch (ArrayIndexOutOfBoundsException | NullPointerException e) {
+            throw secondThread(ThreadCheck.busyWriter(null, "write"), e);
+        }
         backChunk.incomplete[backPos] = incomplete; // writer-only: lets unwrite() rewind f
         tail++;
         if (++backPos == backChunk.items.length) {
@@ -638,8 +644,14 @@ public final class YPipe<T> extends YPipeSpares {
     /** Takes the item at front; the caller knows it has been prefetched. */
     @SuppressWarnings("unchecked")
     private T take() {
-        Object[] items = frontChunk.items;
-        T value = (T) items[frontPos];
+        Object[] items;
+        T value;
+        try {
+            items = frontChunk.items;
+            value = (T) items[frontPos];
+        } catch (ArrayIndexOutOfBoundsException | NullPointerException e) {
+            throw secondThread(ThreadCheck.overlappedReader(null), e);
+        }
         // The slot is not nulled here: that store would land on the cache line the writer is
         // filling. Consumed slots are nulled in bulk when the reader sleeps or leaves the chunk.
         front++;
@@ -647,6 +659,16 @@ public final class YPipe<T> extends YPipeSpares {
             advanceFront();
         }
         return value;
+    }
+
+    /**
+     * Positions past a chunk's end or a chunk gone: impossible for one thread per side, so two
+     * threads moved them (see Misuse). The JVM's own bounds and null checks find it, so this
+     * costs no instruction while the pipe is used right.
+     */
+    private static IllegalStateException secondThread(IllegalStateException e, RuntimeException cause) {
+        e.initCause(cause);
+        return e;
     }
 
     /** Writer: moves to a fresh chunk, reusing a drained one when the reader has returned any. */
@@ -694,8 +716,17 @@ public final class YPipe<T> extends YPipeSpares {
             throw ThreadCheck.busyReader(inside, "read");
         }
         Chunk drained = frontChunk;
+        if (drained.next == null) {
+            // One reader never passes the last flushed item, which lies in a later chunk: another
+            // reader thread moved the positions (see Misuse).
+            throw ThreadCheck.overlappedReader(null);
+        }
         // No reference kept alive by a drained chunk (a spare, or garbage): null what is left.
-        Arrays.fill(drained.items, clearedPos, drained.items.length, null);
+        try {
+            Arrays.fill(drained.items, clearedPos, drained.items.length, null);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw secondThread(ThreadCheck.overlappedReader(null), e); // clearedPos past the end
+        }
         clearedPos = 0;
         frontChunk = drained.next;
         // The writer reads prev only to unwrite across a chunk edge, which never reaches back
@@ -713,7 +744,11 @@ public final class YPipe<T> extends YPipeSpares {
      */
     private void releaseConsumed() {
         if (clearedPos < frontPos) {
-            Arrays.fill(frontChunk.items, clearedPos, frontPos, null);
+            try {
+                Arrays.fill(frontChunk.items, clearedPos, frontPos, null);
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                throw secondThread(ThreadCheck.overlappedReader(null), e); // frontPos past the end
+            }
             clearedPos = frontPos;
         }
     }
