@@ -32,7 +32,7 @@ class ThreadCheckTest {
     static {
         try {
             READER_INSIDE = MethodHandles.lookup().findVarHandle(
-                    YPipeReaderStore.class, "readerInside", Thread.class);
+                    YPipe.class, "readerInside", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -81,6 +81,33 @@ class ThreadCheckTest {
         first.join();
         assertEquals("x", got[0], "the refused calls touched nothing");
         assertEquals(null, READER_INSIDE.getVolatile(pipe), "the window closed");
+    }
+
+    /**
+     * Positions a second reader thread left past a chunk's end, set here by hand: the next read
+     * reports the second thread, not the JVM's bounds or null check.
+     */
+    @Test
+    void positionsMovedByAnotherReaderAreReportedAsSuch() {
+        YPipe<String> pipe = new YPipe<>(4);
+        pipe.write("a");
+        pipe.flush();
+        pipe.frontPos = 5; // two readers each stepped past slot 3 without seeing the chunk's end
+        IllegalStateException e = assertThrows(IllegalStateException.class, pipe::read);
+        assertTrue(e.getMessage().startsWith("a YPipe has one reader thread at a time: another thread"),
+                e.getMessage());
+        assertTrue(e.getCause() instanceof ArrayIndexOutOfBoundsException, String.valueOf(e.getCause()));
+
+        YPipe<String> lastChunk = new YPipe<>(2);
+        lastChunk.write("a");
+        lastChunk.write("b"); // the writer moves on to a second chunk
+        lastChunk.flush();
+        assertEquals("a", lastChunk.read());
+        assertEquals("b", lastChunk.read()); // leaves the first chunk
+        lastChunk.frontPos = 1; // as if another reader had taken slot 0 of the last chunk
+        lastChunk.front = lastChunk.front - 1; // ... and this one still sees it flushed
+        IllegalStateException last = assertThrows(IllegalStateException.class, lastChunk::read);
+        assertTrue(last.getMessage().startsWith("a YPipe has one reader thread at a time"), last.getMessage());
     }
 
     /** A signaler whose signal blocks until released: holds a mailbox writer inside its slow path. */
