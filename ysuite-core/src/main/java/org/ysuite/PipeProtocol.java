@@ -299,16 +299,36 @@ abstract class PipeProtocol extends PipePad3 {
      * {@code front} means the swap succeeded and the reader is asleep.
      */
     private long spinThenSleep() {
+        readerWaitBegins();
+        long seen;
         PipeReaderSpin spin = readerSpin;
         if (spin.spin(readerPolicy)) {
             batchPauses = BatchDelay.afterSpin(batchPauses);
-            return spin.seen;
+            seen = spin.seen;
+        } else {
+            batchPauses = 0;
+            // Acquire CAS: swaps c to ASLEEP only if nothing was flushed past front, atomically
+            // with that check, so a racing flush either lands first (we see its end, with
+            // acquire) or finds ASLEEP (and its caller signals us).
+            seen = casAcquireC(front, ASLEEP);
         }
-        batchPauses = 0;
-        // Acquire CAS: swaps c to ASLEEP only if nothing was flushed past front, atomically with
-        // that check, so a racing flush either lands first (we see its end, with acquire) or
-        // finds ASLEEP (and its caller signals us).
-        return casAcquireC(front, ASLEEP);
+        readerWaitEnds();
+        return seen;
+    }
+
+    /**
+     * Reader, about to spin and sleep (its slow path): a pipe that checks its reader thread
+     * cheaply marks itself busy here ({@link YPipe}, see {@link ThreadCheck}); the others do
+     * nothing. Touches no position and no ordering of the protocol.
+     */
+    void readerWaitBegins() {
+    }
+
+    /**
+     * Reader, done spinning and sleeping: the end of the window {@link #readerWaitBegins()}
+     * opened; may throw {@link IllegalStateException} if another reader thread came in meanwhile.
+     */
+    void readerWaitEnds() {
     }
 }
 

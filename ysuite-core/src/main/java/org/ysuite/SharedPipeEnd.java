@@ -149,7 +149,7 @@ abstract class SharedPipeEnd implements AutoCloseable {
         try {
             if (SideGuard.isClosed((long) SIDE.getVolatile(this))) {
                 throw new IllegalStateException("pipe is closed: its counters are in " + path
-                        + " (java -jar ysuite-core.jar stat " + path + ")");
+                        + " (java -jar ysuite-core-VERSION.jar stat " + path + ")");
             }
             return SharedPipeCounters.read(shared, ring).toPipeStats();
         } catch (InternalError e) {

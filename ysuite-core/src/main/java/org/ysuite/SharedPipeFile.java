@@ -82,12 +82,13 @@ final class SharedPipeFile {
     static SharedPipeFile create(Path path, int capacity, boolean replaceStale) throws IOException {
         Path target = path.toAbsolutePath();
         SharedPipeFileSystem.directory(target);
+        SharedPipeFileSystem.refuseOtherThanPipeFile(target);
         SharedPipeFileSystem.removeStaleTemps(target, lockByte(true));
         if (replaceStale) {
             SharedPipeFileSystem.delete(target, lockByte(true), lockByte(false));
         }
         if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileAlreadyExistsException(target.toString(), null, "a pipe file exists there");
+            throw pipeFileExists(target);
         }
         SharedPipeFileSystem.Temp tmp = SharedPipeFileSystem.createTemp(target);
         SharedPipeFile file = null;
@@ -119,6 +120,13 @@ final class SharedPipeFile {
         }
     }
 
+    /** A pipe file is where a new one was to be created: what is there, and the ways out. */
+    static FileAlreadyExistsException pipeFileExists(Path target) {
+        return new FileAlreadyExistsException(target.toString(), null, "a pipe file exists there:"
+                + " SharedYPipe.builder(file).openWriter() opens its writer side, and"
+                + " builder(file).replaceStale().createWriter() replaces it if no live process holds it");
+    }
+
     /** link(2) refuses an existing target; where links are not supported, a checked move. */
     private static void link(Path tmp, Path target) throws IOException {
         try {
@@ -127,7 +135,7 @@ final class SharedPipeFile {
             throw e;
         } catch (UnsupportedOperationException | IOException e) {
             if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                throw new FileAlreadyExistsException(target.toString(), null, "a pipe file exists there");
+                throw pipeFileExists(target);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         }

@@ -69,6 +69,49 @@ final class SharedPipeFileSystem {
     }
 
     /**
+     * Before a create: refuses, naming what is there and the way out, anything at {@code target}
+     * that is not a pipe file (a directory, a symbolic link, a FIFO or device, a regular file
+     * without the pipe file's magic number). {@code replaceStale} deletes only a pipe file, so it
+     * is no way out for these; nothing here is deleted.
+     */
+    static void refuseOtherThanPipeFile(Path target) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return; // the usual case: nothing there
+        }
+        String there;
+        if (a.isDirectory()) {
+            there = "a directory is there, not a pipe file: name a file, in it or beside it (e.g. "
+                    + target.resolve("orders") + ")";
+        } else if (a.isSymbolicLink()) {
+            there = "a symbolic link is there, not a pipe file (links are not followed): remove it,"
+                    + " or name the file itself";
+        } else if (!a.isRegularFile()) {
+            there = "a special file (FIFO, socket or device) is there, not a pipe file: name another file";
+        } else if (!hasPipeMagic(target)) {
+            there = "a file that is not a pipe file is there (" + a.size() + " bytes, no \"YSPIPE01\""
+                    + " magic number): remove it or name another file (replaceStale() replaces only a"
+                    + " pipe file that no live process holds)";
+        } else {
+            return; // a pipe file: the caller decides (replace it if stale, or refuse)
+        }
+        throw new FileAlreadyExistsException(target.toString(), null, there);
+    }
+
+    /** Whether the regular file {@code target} starts like a pipe file; unreadable counts as no. */
+    private static boolean hasPipeMagic(Path target) {
+        try (FileChannel ch = FileChannel.open(target, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+            return ch.read(magic, SharedPipeDescriptor.MAGIC_AT) == 8
+                    && magic.getLong(0) == SharedPipeDescriptor.MAGIC;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
      * Opens an existing pipe file once, without following a symbolic link, and checks through that
      * descriptor (never the path again) that it is a regular file the current user owns and only
      * the owner can write, unless {@code otherUsers}.
@@ -145,7 +188,7 @@ final class SharedPipeFileSystem {
         String why = err == Posix.ENOSPC ? "no space left on its file system"
                 : err == Posix.EDQUOT ? "disk quota exceeded"
                 : err == Posix.EFBIG ? "larger than the file size limit (ulimit -f)"
-                : "fallocate failed: errno " + err;
+                : Posix.failure("fallocate", err);
         throw new IOException("cannot create the pipe file " + target + ": " + size + " bytes (4096-byte header"
                 + " + the ring) do not fit: " + why + " (" + free + " there; a container's /dev/shm is 64 MiB"
                 + " unless docker run --shm-size says otherwise)");
@@ -162,6 +205,14 @@ final class SharedPipeFileSystem {
                 if (attempt == 100) {
                     throw e;
                 }
+            } catch (NoSuchFileException e) {
+                throw e;
+            } catch (IOException e) {
+                // EACCES, EROFS, ...: the directory takes no new file from this user.
+                throw new IOException("cannot create the pipe file " + target + ": the directory "
+                        + target.getParent() + " takes no new file from this process ("
+                        + e.getMessage() + "); name a file in a directory it may write, such as"
+                        + " /dev/shm", e);
             }
         }
     }

@@ -41,8 +41,12 @@ import java.util.concurrent.TimeUnit;
  * that each {@link SharedYPipe} keeps in its file (see {@link SharedPipeWriter#stats()} for what
  * they count), for every pipe file it is given or finds in a directory, once or every second.
  * <pre>
- * java -jar ysuite-core.jar stat [--watch] FILE|DIR...
+ * java -jar ysuite-core-VERSION.jar stat [--watch] FILE|DIR...
+ * java -jar ysuite-core-VERSION.jar jfc &gt; ysuite.jfc
  * </pre>
+ * The jar's main class is this one; {@code jfc} prints the Flight Recorder settings that enable
+ * every ysuite event (the jar's resource {@code org/ysuite/ysuite.jfc}, see
+ * docs/observability.md).
  * A directory is listed, not descended into: its regular files whose magic number is a pipe
  * file's are shown, other files are skipped with a note on standard error, and names starting
  * with {@code .} (a creator's temporary files) are passed over. A file that cannot be shown (a
@@ -64,9 +68,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SharedPipeStat {
 
-    private static final String USAGE = "usage: java -jar ysuite-core.jar stat [--watch] FILE|DIR...\n"
+    private static final String USAGE = "usage: java -jar ysuite-core-VERSION.jar stat [--watch] FILE|DIR...\n"
             + "  prints the counters of each shared pipe file given, or found in a given directory\n"
-            + "  --watch  print them again every second, with messages flushed per second";
+            + "  --watch  print them again every second, with messages flushed per second\n"
+            + "  -h, --help  print this text\n"
+            + "usage: java -jar ysuite-core-VERSION.jar jfc > ysuite.jfc\n"
+            + "  prints Flight Recorder settings that enable every ysuite event; then\n"
+            + "  java -XX:StartFlightRecording:settings=default,settings=ysuite.jfc,filename=app.jfr ...";
+
+    /** The settings file enabling every ysuite event: a resource of this jar (from docs/ysuite.jfc). */
+    static final String JFC_RESOURCE = "ysuite.jfc";
 
     private SharedPipeStat() {
     }
@@ -107,9 +118,16 @@ public final class SharedPipeStat {
             out.println(USAGE);
             return 0;
         }
+        if (rest.size() == 1 && rest.get(0).equals("jfc")) {
+            return printJfc(out, err);
+        }
         if (rest.isEmpty() || !rest.remove(0).equals("stat")) {
             err.println(USAGE);
             return 2;
+        }
+        if (rest.contains("--help") || rest.contains("-h")) {
+            out.println(USAGE);
+            return 0;
         }
         boolean watch = !rest.isEmpty() && rest.get(0).equals("--watch");
         if (watch) {
@@ -142,6 +160,22 @@ public final class SharedPipeStat {
                 return allShown ? 0 : 1;
             }
             out.println();
+        }
+    }
+
+    /** Prints the jar's settings file (the command {@code jfc}); 1 if the jar lacks it. */
+    private static int printJfc(PrintStream out, PrintStream err) {
+        try (java.io.InputStream in = SharedPipeStat.class.getResourceAsStream(JFC_RESOURCE)) {
+            if (in == null) {
+                err.println("jfc: the resource org/ysuite/" + JFC_RESOURCE + " is not in this jar");
+                return 1;
+            }
+            out.write(in.readAllBytes());
+            out.flush();
+            return 0;
+        } catch (IOException e) {
+            err.println("jfc: cannot read org/ysuite/" + JFC_RESOURCE + ": " + e);
+            return 1;
         }
     }
 

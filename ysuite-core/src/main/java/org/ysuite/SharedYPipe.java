@@ -157,8 +157,9 @@ public final class SharedYPipe {
      * @param capacityBytes the ring's size, a power of two from {@value #MIN_CAPACITY_BYTES} to
      *     {@value #MAX_CAPACITY_BYTES}
      * @return the writer
-     * @throws IOException if the file exists ({@link java.nio.file.FileAlreadyExistsException})
-     *     or cannot be created
+     * @throws IOException if the file exists ({@link java.nio.file.FileAlreadyExistsException},
+     *     whose message says what is there: a pipe file, a directory, a file that is not a pipe
+     *     file) or cannot be created (the message names the errno and its meaning)
      * @throws IllegalArgumentException if {@code capacityBytes} is out of range
      */
     public static SharedPipeWriter createWriter(Path file, int capacityBytes) throws IOException {
@@ -296,7 +297,9 @@ public final class SharedYPipe {
          *
          * @return the writer
          * @throws java.nio.file.FileAlreadyExistsException if the file exists (and, with
-         *     {@link #replaceStale()}, it was created again meanwhile)
+         *     {@link #replaceStale()}, it was created again meanwhile), or something that is not a
+         *     pipe file is there (a directory, a symbolic link, a file without the pipe file's
+         *     magic number), which {@link #replaceStale()} never deletes; the message names it
          * @throws PipeSideTakenException with {@link #replaceStale()}, if a live process holds a
          *     side of the existing file
          * @throws java.nio.file.NoSuchFileException if the directory does not exist (named)

@@ -83,6 +83,9 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
      */
     private volatile Thread waiter;
 
+    /** The owner's parks and their time (a mailbox's reader's sleeps). */
+    final ParkClock parkClock = new ParkClock();
+
     /**
      * Test seam, {@code null} in production: called at two points of {@link #signal}'s PARKED
      * path so that a test can run the owner through a whole poll cycle in between. A plain field
@@ -343,6 +346,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
         }
         ParkEvent event = ParkEvent.begin(waiterLabel, name);
         String outcome = Outcome.CLOSE;
+        long parkedAt = ParkClock.start();
         try {
             int got = sleep(ids, timed, deadline);
             outcome = got != 0 ? Outcome.SIGNAL : Outcome.TIMEOUT;
@@ -351,6 +355,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
             outcome = Outcome.INTERRUPT;
             throw e;
         } finally {
+            parkClock.stop(parkedAt);
             ParkEvent.end(event, outcome);
             // Only now: every path out of sleep() has moved the state off PARKED (see waiter).
             waiter = null;

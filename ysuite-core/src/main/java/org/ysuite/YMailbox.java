@@ -30,12 +30,15 @@ import java.util.function.Consumer;
  * thread runs a handler, throws {@link IllegalStateException}, and so does a second thread that
  * goes to sleep in {@code poll} while the reader sleeps there (a {@link YPollset} or
  * {@link YSemaphore} admits one waiting thread); other overlaps of two reader threads are not
- * detected. A {@link Writer} is <em>not</em> checked, but where it costs nothing: a check would
- * cost an atomic instruction per send, as much again as the send itself. A flush that finds its
- * pipe flushed by another thread throws {@link IllegalStateException} (seen only where the
- * flush's atomic instruction fails anyway); otherwise two threads sending through one writer at
- * the same time get no error; messages are then lost, duplicated or delivered as {@code null}, and the
- * writer's pipe may stay corrupt for good. Give each thread its own writer
+ * detected. A {@link Writer} is checked where it costs nothing, as its pipe is (see
+ * {@link YPipe}'s Misuse): a second thread is refused with {@link IllegalStateException} ("a pipe
+ * has one writer thread at a time") when it flushes while the other signals the sleeping reader,
+ * moves to the pipe's next chunk while the other signals, or finds the pipe flushed by the other
+ * (where the flush's atomic instruction fails anyway). That catches two threads sharing a writer
+ * eventually, not at once: until then messages may be lost, duplicated or delivered as
+ * {@code null}. A check of every send would cost an atomic instruction, as much again as the
+ * send itself; for tests, {@code -Dysuite.checkThreads=true} turns that checked mode on (every
+ * overlap refused before it touches the pipe). Give each thread its own writer
  * ({@link #newWriter()} is cheap: a pipe of 256 slots), or hand one over with a happens-before
  * edge (a lock, a queue) between its users.
  *
@@ -68,7 +71,14 @@ public final class YMailbox<T> {
     /** The user's name in events, or null (see {@link #named}); guarded by {@code this} for writes. */
     private volatile String name;
 
-    /** Reader's counters: waits on the signaler, and their time (read racily by stats()). */
+    /**
+     * The signaler's count of its owner's parks, if it is one of ysuite's (the mailbox is its only
+     * user), and its counts when the mailbox was made; else null, and the mailbox counts the
+     * reader's waits in the signaler's poll itself (read racily by stats()).
+     */
+    private final ParkClock parkClock;
+    private final long parksBefore;
+    private final long parkNanosBefore;
     private long sleeps;
     private long sleepNanos;
 
@@ -123,6 +133,9 @@ public final class YMailbox<T> {
         }
         this.pollable = signaler instanceof PollableSignaler ? (PollableSignaler) signaler : null;
         this.rounds = new MailboxRounds(capacity);
+        this.parkClock = ParkClock.of(signaler);
+        this.parksBefore = parkClock == null ? 0 : parkClock.parks();
+        this.parkNanosBefore = parkClock == null ? 0 : parkClock.parkNanos();
         label(signaler, "YMailbox reader", null);
     }
 
@@ -161,6 +174,13 @@ public final class YMailbox<T> {
      * time, and the depth, messages flushed and not yet handed over. Writer waits are 0 (the
      * pipes are unbounded). Any thread may call it; it allocates the snapshot and nothing else.
      *
+     * <p>A sleep is a park: over one of ysuite's signalers ({@link YPollset}, {@link YSemaphore},
+     * {@link YSocketPair}, {@link NioSignaler}) the signaler counts its owner's parks and their
+     * time, and neither a spin that found a signal (the signaler's {@link WaitPolicy}, or the
+     * mailbox's own spin over its awake pipes) nor a poll that found a signal at once counts.
+     * Over any other signaler the mailbox cannot see the park: it counts each wait in the
+     * signaler's {@code poll}, whatever that does inside.
+     *
      * @return the counters
      */
     public PipeStats stats() {
@@ -171,6 +191,11 @@ public final class YMailbox<T> {
             flushed += w.pipe.flushedCount();
             wakeups += w.pipe.wakeupsSent;
             depth += w.pipe.unreadCount();
+        }
+        ParkClock clock = parkClock;
+        if (clock != null) {
+            return new PipeStats(flushed, wakeups, clock.parks() - parksBefore,
+                    clock.parkNanos() - parkNanosBefore, 0, depth);
         }
         return new PipeStats(flushed, wakeups, sleeps, sleepNanos, 0, depth);
     }
@@ -389,12 +414,11 @@ public final class YMailbox<T> {
             }
             // Every pipe is asleep now: each one's next flush fires its id, which poll takes.
             // A close from now on signals after setting the flag, and that signal ends the poll.
-            long asleepFrom = System.nanoTime();
+            long asleepFrom = parkClock == null ? System.nanoTime() : 0L;
             try {
                 waiter.poll(rounds);
             } finally {
-                sleeps++;
-                sleepNanos += System.nanoTime() - asleepFrom;
+                countWait(asleepFrom);
             }
             n = rounds.drain(writers, handler, true);
             if (n > 0) {
@@ -445,13 +469,12 @@ public final class YMailbox<T> {
             if (left <= 0) {
                 return 0;
             }
-            long asleepFrom = System.nanoTime();
+            long asleepFrom = parkClock == null ? System.nanoTime() : 0L;
             int got;
             try {
                 got = waiter.poll(rounds, left, TimeUnit.NANOSECONDS);
             } finally {
-                sleeps++;
-                sleepNanos += System.nanoTime() - asleepFrom;
+                countWait(asleepFrom);
             }
             if (got == 0) {
                 return 0;
@@ -460,6 +483,14 @@ public final class YMailbox<T> {
             if (n > 0) {
                 return n;
             }
+        }
+    }
+
+    /** Reader, back from the signaler's poll: counts it, unless the signaler counts its parks. */
+    private void countWait(long asleepFrom) {
+        if (parkClock == null) {
+            sleeps++;
+            sleepNanos += System.nanoTime() - asleepFrom;
         }
     }
 
@@ -524,11 +555,12 @@ public final class YMailbox<T> {
          * Makes the written messages visible to the reader, waking it if it is asleep.
          *
          * @throws IllegalStateException if the mailbox is closed: nothing was made visible (the
-         *     unflushed messages can be taken back with {@link #unwrite()})
+         *     unflushed messages can be taken back with {@link #unwrite()}); or if another thread
+         *     is found using this writer (see the mailbox's Misuse section)
          */
         public void flush() {
             if (!pipe.flush()) {
-                signaler.signal(id);
+                pipe.signalReader(signaler, id); // the slow path, where a second thread is seen
             }
         }
 
@@ -537,7 +569,8 @@ public final class YMailbox<T> {
          *
          * @param message the message
          * @throws NullPointerException if {@code message} is null
-         * @throws IllegalStateException if the mailbox is closed: the message was not accepted
+         * @throws IllegalStateException if the mailbox is closed: the message was not accepted;
+         *     or if another thread is found using this writer (see the mailbox's Misuse section)
          */
         public void send(T message) {
             pipe.write(Objects.requireNonNull(message, "message"), false);

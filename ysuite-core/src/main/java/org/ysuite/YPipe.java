@@ -1,7 +1,11 @@
-// Over 500 lines: the public API with its javadoc, and the chunked store it needs; the padding
-// classes that lay its fields out on separate cache lines are in YPipeFields.
+// Over 500 lines: the public API with its javadoc, the chunked store it needs, and each public
+// call's checked-mode twin (ThreadCheck: the twin must sit beside the call so that a constant
+// false drops it); the padding classes that lay its fields out on separate cache lines are in
+// YPipeFields.
 package org.ysuite;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -48,17 +52,25 @@ import org.ysuite.internal.event.WakeupEvent;
  * {@code c}.
  *
  * <h2>Misuse</h2>
- * A reader call made while another thread runs a {@code readBatch} handler (or a {@code probe}
- * predicate) on this pipe, or made from inside one, throws {@link IllegalStateException}; so does
- * a {@code flush()} that finds the pipe flushed by another thread (seen only where its atomic
- * instruction fails anyway, so most races between two writers go unseen). Beyond that the
- * single-thread contracts are <em>not</em> checked: a check would cost an atomic
- * instruction per call, as much again as the pipe's own work. So two threads calling
- * {@code read()} or {@code checkRead()} at the same time, or two threads writing or flushing at
- * the same time, get no error, and then items are lost, delivered twice or delivered as
- * {@code null} (a {@code readBatch} handler may receive {@code null}), the positions may stay
- * corrupt for the rest of the pipe's life, and a reader may sleep through a flush. For many
- * writers use a {@link YMailbox} (a pipe per writer thread); for many readers, another queue.
+ * A second reader thread, or a second writer thread, is refused with
+ * {@link IllegalStateException} ("... has one reader thread at a time: ...") where the check
+ * costs nothing: a reader call made while another thread runs a {@code readBatch} handler (or a
+ * {@code probe} predicate) on this pipe, or made from inside one; a reader call, or a move to
+ * the next chunk, while another reader thread spins before it sleeps (the reader's slow path); a
+ * move to the next chunk while another thread is the writer inside its signal (a
+ * {@link YMailbox.Writer}); a {@code flush()} that finds the pipe flushed by another thread (where
+ * its atomic instruction fails anyway). So two reader threads are caught eventually, once one
+ * finds the pipe empty while the other reads, but not at once: until then items may be lost,
+ * delivered twice or delivered as {@code null}, and a call may fail with another exception.
+ * Checking every call would cost an atomic instruction per call, as much again as the pipe's own
+ * work.
+ *
+ * <p>For tests, {@code -Dysuite.checkThreads=true} (read once, when the pipe classes load) turns
+ * on the checked mode: every call of either side marks its side with a compare-and-set, and a
+ * second thread entering a side that another thread is inside is refused at once, before it
+ * touches anything. A side handed from one thread to another through a happens-before edge (a
+ * lock, a queue, a thread start) is fine in either mode. For many writers use a {@link YMailbox}
+ * (a pipe per writer thread); for many readers, another queue.
  *
  * <h2>Memory</h2>
  * The reader nulls the slots it consumed in bulk, when it goes to sleep and when it leaves a
@@ -78,6 +90,20 @@ public final class YPipe<T> extends YPipeSpares {
 
     /** Most drained chunks kept for reuse; beyond that the reader lets them go to the GC. */
     static final int MAX_SPARE_CHUNKS = 64;
+
+    /** The thread markers, for the checked mode's compare-and-set (see {@link ThreadCheck}). */
+    private static final VarHandle READER_INSIDE;
+    private static final VarHandle WRITER_INSIDE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            READER_INSIDE = lookup.findVarHandle(YPipeReaderStore.class, "readerInside", Thread.class);
+            WRITER_INSIDE = lookup.findVarHandle(YPipeWriterStore.class, "writerInside", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** The user's name for the pipe in events, or null (see {@link #named}). */
     private volatile String name;
@@ -156,11 +182,30 @@ public final class YPipe<T> extends YPipeSpares {
      * @param incomplete {@code true} if more items of the same message follow: the item is held
      *     back from flushing until a complete item is written after it
      * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if another thread is found inside the writer side (see
+     *     Misuse above)
      */
     public void write(T value, boolean incomplete) {
         Objects.requireNonNull(value, "value");
+        if (ThreadCheck.CHECKED) {
+            enterWriter("write");
+            try {
+                store(value, incomplete);
+            } finally {
+                leaveWriter();
+            }
+        } else {
+            store(value, incomplete);
+        }
+    }
+
+    private void store(T value, boolean incomplete) {
         // Plain store: published to the reader by the release of c in flush().
-        backChunk.items[backPos] = value;
+        try {
+            backChunk.items[backPos] = value;
+        } catch (ArrayIndexOutOfBoundsException | NullPointerException e) {
+            throw secondThread(ThreadCheck.busyWriter(null, "write"), e);
+        }
         backChunk.incomplete[backPos] = incomplete; // writer-only: lets unwrite() rewind f
         tail++;
         if (++backPos == backChunk.items.length) {
@@ -175,8 +220,21 @@ public final class YPipe<T> extends YPipeSpares {
      * Takes back the item written last, if it has not been flushed yet (complete or not).
      *
      * @return the item taken back, or {@code null} if every written item has been flushed
+     * @throws IllegalStateException in checked mode, if another thread is inside the writer side
      */
     public T unwrite() {
+        if (ThreadCheck.CHECKED) {
+            enterWriter("unwrite");
+            try {
+                return unstore();
+            } finally {
+                leaveWriter();
+            }
+        }
+        return unstore();
+    }
+
+    private T unstore() {
         if (tail == w) {
             return null;
         }
@@ -267,9 +325,22 @@ public final class YPipe<T> extends YPipeSpares {
      * @return {@code true} if the reader is awake (or nothing needed flushing); {@code false} if
      *     the reader had gone to sleep and must now be woken by a signal from the caller
      * @throws IllegalStateException if this flush finds that another thread has flushed the pipe
-     *     (a second writer thread; see Misuse above)
+     *     (a second writer thread; see Misuse above), or in checked mode if another thread is
+     *     inside the writer side
      */
     public boolean flush() {
+        if (ThreadCheck.CHECKED) {
+            enterWriter("flush");
+            try {
+                return publish();
+            } finally {
+                leaveWriter();
+            }
+        }
+        return publish();
+    }
+
+    private boolean publish() {
         if (flushPositions()) {
             return true;
         }
@@ -295,9 +366,28 @@ public final class YPipe<T> extends YPipeSpares {
      *     another thread runs one (see Misuse above)
      */
     public boolean checkRead() {
-        if (batchReader != null) {
-            throw busyReader("checkRead");
+        if (ThreadCheck.CHECKED) {
+            enterReader("checkRead");
+            try {
+                return look();
+            } finally {
+                leaveReader();
+            }
         }
+        requireReaderFree("checkRead");
+        return look();
+    }
+
+    /** Default mode, any reader call: refused while another call is inside (see {@link ThreadCheck}). */
+    private void requireReaderFree(String method) {
+        Thread inside = readerInside; // plain: a reader-owned field, on the reader's lines
+        if (inside != null) {
+            throw ThreadCheck.busyReader(inside, method);
+        }
+    }
+
+    /** {@link #checkRead()} once the side is checked. */
+    private boolean look() {
         if (checkReadPositions()) {
             return true;
         }
@@ -305,16 +395,85 @@ public final class YPipe<T> extends YPipeSpares {
         return false;
     }
 
-    private IllegalStateException busyReader(String method) {
-        Thread inside = batchReader;
-        if (inside == Thread.currentThread()) {
-            return new IllegalStateException(method + "() called from inside a readBatch handler"
-                    + " (or probe predicate): the reader side is in use by that call (re-entrant"
-                    + " reads are not supported)");
+    /** Checked mode: enters the reader side, or throws if another call is inside it. */
+    private void enterReader(String method) {
+        // Acquire, and the release in leaveReader: only the checked mode adds these edges.
+        Thread inside = (Thread) READER_INSIDE.compareAndExchangeAcquire(
+                this, (Thread) null, Thread.currentThread());
+        if (inside != null) {
+            throw ThreadCheck.busyReader(inside, method);
         }
-        return new IllegalStateException("a YPipe has one reader thread at a time: " + inside
-                + " is inside readBatch (or probe), so " + Thread.currentThread()
-                + " may not call " + method + "() now");
+    }
+
+    private void leaveReader() {
+        READER_INSIDE.setRelease(this, (Thread) null);
+    }
+
+    /** Checked mode: enters the writer side, or throws if another thread is inside it. */
+    private void enterWriter(String method) {
+        Thread inside = (Thread) WRITER_INSIDE.compareAndExchangeAcquire(
+                this, (Thread) null, Thread.currentThread());
+        if (inside != null) {
+            throw ThreadCheck.busyWriter(inside, method);
+        }
+    }
+
+    private void leaveWriter() {
+        WRITER_INSIDE.setRelease(this, (Thread) null);
+    }
+
+    /** Default mode: the reader spins and sleeps (its slow path) with its side marked. */
+    @Override
+    void readerWaitBegins() {
+        if (!ThreadCheck.CHECKED) {
+            readerInside = Thread.currentThread();
+        }
+    }
+
+    @Override
+    void readerWaitEnds() {
+        if (!ThreadCheck.CHECKED) {
+            Thread found = readerInside;
+            readerInside = null;
+            if (found != Thread.currentThread()) {
+                throw ThreadCheck.overlappedReader(found); // another reader came in meanwhile
+            }
+        }
+    }
+
+    /**
+     * Writer that found its reader asleep ({@link #flush()} returned {@code false}): fires
+     * {@code id} on {@code signaler} with the writer side marked, a system call's time in which
+     * another writer thread is seen (a {@link YMailbox.Writer}'s slow path; see
+     * {@link ThreadCheck}).
+     */
+    void signalReader(Signaler signaler, int id) {
+        if (ThreadCheck.CHECKED) {
+            enterWriter("flush");
+            try {
+                signaler.signal(id);
+            } finally {
+                leaveWriter();
+            }
+            return;
+        }
+        Thread me = Thread.currentThread();
+        Thread inside = writerInside;
+        if (inside != null) {
+            throw ThreadCheck.busyWriter(inside, "flush");
+        }
+        writerInside = me;
+        try {
+            signaler.signal(id);
+        } catch (RuntimeException | Error e) {
+            writerInside = null;
+            throw e;
+        }
+        Thread found = writerInside;
+        writerInside = null;
+        if (found != me) {
+            throw ThreadCheck.overlappedWriter(found);
+        }
     }
 
     /**
@@ -326,10 +485,16 @@ public final class YPipe<T> extends YPipeSpares {
      *     another thread runs one (see Misuse above)
      */
     public T read() {
-        if (!checkRead()) {
-            return null;
+        if (ThreadCheck.CHECKED) {
+            enterReader("read");
+            try {
+                return look() ? take() : null;
+            } finally {
+                leaveReader();
+            }
         }
-        return take();
+        requireReaderFree("read");
+        return look() ? take() : null;
     }
 
     /**
@@ -349,7 +514,16 @@ public final class YPipe<T> extends YPipeSpares {
      */
     public int readBatch(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        return checkRead() ? drainPrefetched(handler) : 0;
+        if (ThreadCheck.CHECKED) {
+            enterReader("readBatch");
+            try {
+                return look() ? drainPrefetched(handler) : 0;
+            } finally {
+                leaveReader();
+            }
+        }
+        requireReaderFree("readBatch");
+        return look() ? drainPrefetched(handler) : 0;
     }
 
     /**
@@ -369,9 +543,15 @@ public final class YPipe<T> extends YPipeSpares {
      */
     public int readBatchAwake(Consumer<? super T> handler) {
         Objects.requireNonNull(handler, "handler");
-        if (batchReader != null) {
-            throw busyReader("readBatchAwake");
+        if (ThreadCheck.CHECKED) {
+            enterReader("readBatchAwake");
+            try {
+                return checkReadPositionsAwake() ? drainPrefetched(handler) : 0;
+            } finally {
+                leaveReader();
+            }
         }
+        requireReaderFree("readBatchAwake");
         return checkReadPositionsAwake() ? drainPrefetched(handler) : 0;
     }
 
@@ -387,8 +567,11 @@ public final class YPipe<T> extends YPipeSpares {
         long at = start; // position of items[pos]
         int pos = frontPos;
         // Reader-owned plain field: a handler that read on would move front past end, and this
-        // loop would walk into unflushed slots. A plain store per batch, not per item.
-        batchReader = Thread.currentThread();
+        // loop would walk into unflushed slots. A plain store per batch, not per item. (In
+        // checked mode the side is marked already, by the call that holds it.)
+        if (!ThreadCheck.CHECKED) {
+            readerInside = Thread.currentThread();
+        }
         try {
             while (at != end) {
                 Object[] items = frontChunk.items;
@@ -409,7 +592,9 @@ public final class YPipe<T> extends YPipeSpares {
             if (pos == frontChunk.items.length) {
                 advanceFront(); // the handler threw on a chunk's last item
             }
-            batchReader = null;
+            if (!ThreadCheck.CHECKED) {
+                readerInside = null;
+            }
         }
         return (int) (at - start);
     }
@@ -427,14 +612,23 @@ public final class YPipe<T> extends YPipeSpares {
     @SuppressWarnings("unchecked")
     public boolean probe(Predicate<? super T> predicate) {
         Objects.requireNonNull(predicate, "predicate");
-        if (!checkRead()) {
+        if (ThreadCheck.CHECKED) {
+            enterReader("probe");
+            try {
+                return look() && predicate.test((T) frontChunk.items[frontPos]);
+            } finally {
+                leaveReader();
+            }
+        }
+        requireReaderFree("probe");
+        if (!look()) {
             return false;
         }
-        batchReader = Thread.currentThread(); // the predicate must not read on either
+        readerInside = Thread.currentThread(); // the predicate must not read on either
         try {
             return predicate.test((T) frontChunk.items[frontPos]);
         } finally {
-            batchReader = null;
+            readerInside = null;
         }
     }
 
@@ -450,8 +644,14 @@ public final class YPipe<T> extends YPipeSpares {
     /** Takes the item at front; the caller knows it has been prefetched. */
     @SuppressWarnings("unchecked")
     private T take() {
-        Object[] items = frontChunk.items;
-        T value = (T) items[frontPos];
+        Object[] items;
+        T value;
+        try {
+            items = frontChunk.items;
+            value = (T) items[frontPos];
+        } catch (ArrayIndexOutOfBoundsException | NullPointerException e) {
+            throw secondThread(ThreadCheck.overlappedReader(null), e);
+        }
         // The slot is not nulled here: that store would land on the cache line the writer is
         // filling. Consumed slots are nulled in bulk when the reader sleeps or leaves the chunk.
         front++;
@@ -461,8 +661,22 @@ public final class YPipe<T> extends YPipeSpares {
         return value;
     }
 
+    /**
+     * Positions past a chunk's end or a chunk gone: impossible for one thread per side, so two
+     * threads moved them (see Misuse). The JVM's own bounds and null checks find it, so this
+     * costs no instruction while the pipe is used right.
+     */
+    private static IllegalStateException secondThread(IllegalStateException e, RuntimeException cause) {
+        e.initCause(cause);
+        return e;
+    }
+
     /** Writer: moves to a fresh chunk, reusing a drained one when the reader has returned any. */
     private void advanceBack() {
+        Thread inside = writerInside; // once per chunk: another writer thread inside its signal?
+        if (inside != null && inside != Thread.currentThread()) {
+            throw ThreadCheck.busyWriter(inside, "write");
+        }
         Chunk next = freeChunks;
         if (next == null) {
             // Acquire: the reader's release in recycle() published its last reads of (and nulls
@@ -497,9 +711,22 @@ public final class YPipe<T> extends YPipeSpares {
 
     /** Reader: the front chunk is drained; move on and give the drained chunk back to the writer. */
     private void advanceFront() {
+        Thread inside = readerInside; // once per chunk: another reader thread inside its wait?
+        if (inside != null && inside != Thread.currentThread()) {
+            throw ThreadCheck.busyReader(inside, "read");
+        }
         Chunk drained = frontChunk;
+        if (drained.next == null) {
+            // One reader never passes the last flushed item, which lies in a later chunk: another
+            // reader thread moved the positions (see Misuse).
+            throw ThreadCheck.overlappedReader(null);
+        }
         // No reference kept alive by a drained chunk (a spare, or garbage): null what is left.
-        Arrays.fill(drained.items, clearedPos, drained.items.length, null);
+        try {
+            Arrays.fill(drained.items, clearedPos, drained.items.length, null);
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw secondThread(ThreadCheck.overlappedReader(null), e); // clearedPos past the end
+        }
         clearedPos = 0;
         frontChunk = drained.next;
         // The writer reads prev only to unwrite across a chunk edge, which never reaches back
@@ -517,7 +744,11 @@ public final class YPipe<T> extends YPipeSpares {
      */
     private void releaseConsumed() {
         if (clearedPos < frontPos) {
-            Arrays.fill(frontChunk.items, clearedPos, frontPos, null);
+            try {
+                Arrays.fill(frontChunk.items, clearedPos, frontPos, null);
+            } catch (IndexOutOfBoundsException | NullPointerException e) {
+                throw secondThread(ThreadCheck.overlappedReader(null), e); // frontPos past the end
+            }
             clearedPos = frontPos;
         }
     }

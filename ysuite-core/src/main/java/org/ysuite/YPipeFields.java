@@ -12,6 +12,11 @@ abstract class YPipeWriterStore extends PipeProtocol {
     YPipe.Chunk freeChunks;
     /** Writer's counter: flushes that found the reader asleep (read racily by stats()). */
     long wakeupsSent;
+    /**
+     * The thread inside the writer side's window (a mailbox writer's signal; in checked mode,
+     * every writer call), else null: see {@link ThreadCheck}. Never read by the protocol.
+     */
+    Thread writerInside;
 }
 
 /** Padding between the writer's and the reader's store. */
@@ -31,11 +36,12 @@ abstract class YPipeReaderStore extends YPipePad4 {
     YPipe.Chunk frontChunk;
     int frontPos;
     /**
-     * Reader: the thread running a readBatch handler or a probe predicate, else null. Every
-     * reader call refuses to start while it is set: a re-entrant call from the handler, or a
-     * second reader thread (which sees it: the handler that blocks or signals is after the store).
+     * Reader: the thread running a readBatch handler or a probe predicate, or spinning before it
+     * sleeps (in checked mode: inside any reader call), else null. Every reader call refuses to
+     * start while it is set: a re-entrant call from the handler, or a second reader thread (which
+     * sees it: the handler that blocks or signals is after the store). See {@link ThreadCheck}.
      */
-    Thread batchReader;
+    Thread readerInside;
     /** Slots of the front chunk below this one are nulled (consumed and released). */
     int clearedPos;
 }

@@ -108,6 +108,9 @@ public final class YPollset implements PollableSignaler {
     /** The thread that is (going) asleep in a poll, else null; see the comment above. */
     private volatile Thread waiter;
 
+    /** The owner's parks and their time (a mailbox's reader's sleeps). */
+    final ParkClock parkClock = new ParkClock();
+
     private final WaitPolicy policy;
     /** The user's name in events, or null (see {@link #named}). */
     private volatile String name;
@@ -360,28 +363,38 @@ public final class YPollset implements PollableSignaler {
                 return (int) STATE.getAndSet(this, 0);
             }
             ParkEvent event = ParkEvent.begin(waiterLabel, name);
-            for (;;) {
-                if (!Waits.park(this, timed, deadline)) {
-                    // Time is up: withdraw SLEEP, or take what a signal set meanwhile.
-                    int taken = (int) STATE.getAndSet(this, 0) & ~SLEEP;
-                    ParkEvent.end(event, taken != 0 ? Outcome.SIGNAL : Outcome.TIMEOUT);
-                    return taken;
-                }
-                if (Thread.interrupted()) {
-                    // Withdraw SLEEP; if a signal arrived meanwhile its bits stay, untaken.
-                    STATE.compareAndSet(this, SLEEP, 0);
-                    ParkEvent.end(event, Outcome.INTERRUPT);
-                    throw new InterruptedException();
-                }
-                if ((int) STATE.getVolatile(this) != SLEEP) {
-                    ParkEvent.end(event, Outcome.SIGNAL);
-                    return (int) STATE.getAndSet(this, 0); // a signaller cleared SLEEP
-                }
-                // Spurious wake-up or a stale unpark: still SLEEP, park again.
+            long parkedAt = ParkClock.start();
+            try {
+                return sleep(event, timed, deadline);
+            } finally {
+                parkClock.stop(parkedAt);
             }
         } finally {
             // We are awake and SLEEP is gone: see the comment at the top.
             WAITER.setRelease(this, (Thread) null);
+        }
+    }
+
+    /** The owner, SLEEP published: parks until a signal, the deadline or an interrupt. */
+    private int sleep(ParkEvent event, boolean timed, long deadline) throws InterruptedException {
+        for (;;) {
+            if (!Waits.park(this, timed, deadline)) {
+                // Time is up: withdraw SLEEP, or take what a signal set meanwhile.
+                int taken = (int) STATE.getAndSet(this, 0) & ~SLEEP;
+                ParkEvent.end(event, taken != 0 ? Outcome.SIGNAL : Outcome.TIMEOUT);
+                return taken;
+            }
+            if (Thread.interrupted()) {
+                // Withdraw SLEEP; if a signal arrived meanwhile its bits stay, untaken.
+                STATE.compareAndSet(this, SLEEP, 0);
+                ParkEvent.end(event, Outcome.INTERRUPT);
+                throw new InterruptedException();
+            }
+            if ((int) STATE.getVolatile(this) != SLEEP) {
+                ParkEvent.end(event, Outcome.SIGNAL);
+                return (int) STATE.getAndSet(this, 0); // a signaller cleared SLEEP
+            }
+            // Spurious wake-up or a stale unpark: still SLEEP, park again.
         }
     }
 

@@ -95,6 +95,9 @@ public final class YSemaphore implements PollableSignaler {
     /** The thread that is (going) asleep in a wait, else null; see the comment above. */
     private volatile Thread waiter;
 
+    /** The owner's parks and their time (a mailbox's reader's sleeps). */
+    final ParkClock parkClock = new ParkClock();
+
     private final WaitPolicy policy;
     /** The user's name in events, or null (see {@link #named}). */
     private volatile String name;
@@ -331,28 +334,38 @@ public final class YSemaphore implements PollableSignaler {
                 return tryTake();
             }
             ParkEvent event = ParkEvent.begin(waiterLabel, name);
-            for (;;) {
-                if (!Waits.park(this, timed, deadline)) {
-                    // Time is up. Withdraw PARKED; if that fails a signal arrived: take it.
-                    boolean taken = !STATE.compareAndSet(this, PARKED, EMPTY) && tryTake();
-                    ParkEvent.end(event, taken ? Outcome.SIGNAL : Outcome.TIMEOUT);
-                    return taken;
-                }
-                if (Thread.interrupted()) {
-                    // Withdraw PARKED; if a signal arrived meanwhile it stays SIGNALLED, untaken.
-                    STATE.compareAndSet(this, PARKED, EMPTY);
-                    ParkEvent.end(event, Outcome.INTERRUPT);
-                    throw new InterruptedException();
-                }
-                if ((int) STATE.getVolatile(this) != PARKED) {
-                    ParkEvent.end(event, Outcome.SIGNAL);
-                    return tryTake(); // a signaller moved PARKED -> SIGNALLED
-                }
-                // Spurious wake-up or a stale unpark: still PARKED, park again.
+            long parkedAt = ParkClock.start();
+            try {
+                return sleep(event, timed, deadline);
+            } finally {
+                parkClock.stop(parkedAt);
             }
         } finally {
             // We are awake and no longer PARKED: see the class comment.
             WAITER.setRelease(this, (Thread) null);
+        }
+    }
+
+    /** The owner, PARKED published: parks until a signal, the deadline or an interrupt. */
+    private boolean sleep(ParkEvent event, boolean timed, long deadline) throws InterruptedException {
+        for (;;) {
+            if (!Waits.park(this, timed, deadline)) {
+                // Time is up. Withdraw PARKED; if that fails a signal arrived: take it.
+                boolean taken = !STATE.compareAndSet(this, PARKED, EMPTY) && tryTake();
+                ParkEvent.end(event, taken ? Outcome.SIGNAL : Outcome.TIMEOUT);
+                return taken;
+            }
+            if (Thread.interrupted()) {
+                // Withdraw PARKED; if a signal arrived meanwhile it stays SIGNALLED, untaken.
+                STATE.compareAndSet(this, PARKED, EMPTY);
+                ParkEvent.end(event, Outcome.INTERRUPT);
+                throw new InterruptedException();
+            }
+            if ((int) STATE.getVolatile(this) != PARKED) {
+                ParkEvent.end(event, Outcome.SIGNAL);
+                return tryTake(); // a signaller moved PARKED -> SIGNALLED
+            }
+            // Spurious wake-up or a stale unpark: still PARKED, park again.
         }
     }
 }

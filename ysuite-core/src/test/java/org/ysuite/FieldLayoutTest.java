@@ -37,8 +37,8 @@ class FieldLayoutTest {
     @Test
     void ypipeGroupsNeverShareALine() {
         assertApart(YPipe.class,
-                "writer: w f tail backChunk backPos freeChunks wakeupsSent",
-                "reader: front r readerPolicy readerSpin batchPauses frontChunk frontPos clearedPos batchReader",
+                "writer: w f tail backChunk backPos freeChunks wakeupsSent writerInside",
+                "reader: front r readerPolicy readerSpin batchPauses frontChunk frontPos clearedPos readerInside",
                 "shared c: c closedAt",
                 "shared spares: spares name");
     }

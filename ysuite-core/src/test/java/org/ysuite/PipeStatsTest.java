@@ -108,4 +108,53 @@ class PipeStatsTest {
         assertTrue(s.sleeps() >= 1, s::toString);
         box.close();
     }
+
+    /**
+     * A mailbox's sleeps are parks: a wait that ends in the signaler's spin counts none. The
+     * pollset spins (as good as) forever, so the reader never parks; the second message is sent
+     * once the reader has put the pipe to sleep, after which it can only take the signal in the
+     * pollset's poll (its spin, or the take before it), the wait that was counted as a sleep.
+     */
+    @Test
+    void aMailboxWaitThatOnlySpunCountsNoSleep() throws Throwable {
+        YMailbox<String> box = new YMailbox<>(new YPollset(WaitPolicy.spinThenPark(Integer.MAX_VALUE)));
+        YMailbox.Writer<String> w = box.newWriter();
+        List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TestThreads.Runner reader = TestThreads.start("reader", () -> {
+            while (got.size() < 2) {
+                box.poll(got::add);
+            }
+        });
+        w.send("a");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60); // a failure bound
+        // Wait until the reader has handed "a" over and put the pipe to sleep again.
+        while (got.isEmpty() || w.pipe.getAcquireC() != PipeShared.ASLEEP) {
+            assertTrue(System.nanoTime() < deadline, "the reader never put the pipe to sleep");
+            Thread.onSpinWait();
+        }
+        w.send("b");
+        reader.join();
+        assertEquals(List.of("a", "b"), got);
+        PipeStats s = box.stats();
+        assertEquals(0, s.sleeps(), s::toString);
+        assertEquals(0, s.sleepNanos(), s::toString);
+        box.close();
+    }
+
+    /** A wait that parked counts one sleep and its time. */
+    @Test
+    void aMailboxWaitThatParkedCountsASleep() throws Throwable {
+        YMailbox<String> box = new YMailbox<>(new YPollset(), WaitPolicy.purePark());
+        YMailbox.Writer<String> w = box.newWriter();
+        List<String> got = new ArrayList<>();
+        TestThreads.Runner reader = TestThreads.start("reader", () -> box.poll(got::add));
+        TestThreads.awaitParked(reader.thread);
+        w.send("a");
+        reader.join();
+        assertEquals(List.of("a"), got);
+        PipeStats s = box.stats();
+        assertEquals(1, s.sleeps(), s::toString);
+        assertTrue(s.sleepNanos() > 0, s::toString);
+        box.close();
+    }
 }

@@ -99,7 +99,7 @@ class SharedPipeStatTest extends SharedPipeFileFixture {
         assertEquals(2, run("stat", "--bogus", file.toString()).status);
         Result help = run("--help");
         assertEquals(0, help.status);
-        assertTrue(help.out.startsWith("usage: java -jar ysuite-core.jar stat"), help.out);
+        assertTrue(help.out.startsWith("usage: java -jar ysuite-core-VERSION.jar stat"), help.out);
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096)) {
             assertTrue(out.write(new byte[3]));
             assertTrue(out.flush());
@@ -110,6 +110,33 @@ class SharedPipeStatTest extends SharedPipeFileFixture {
             assertTrue(lines.get(0).contains(" flushed/s "), lines.get(0));
             assertEquals("-", words(lines.get(1)).get(11), "no rate before the second table");
             assertEquals("0", words(lines.get(4)).get(11), "nothing flushed between the two tables");
+        }
+    }
+
+    /** {@code stat --help} and {@code stat -h} (also after {@code --watch}) print the usage, exit 0. */
+    @Test
+    void statHelpPrintsTheUsage() {
+        for (String[] args : new String[][] {{"stat", "--help"}, {"stat", "-h"}, {"-h"},
+                {"stat", "--watch", "--help"}, {"stat", "--help", file.toString()}}) {
+            Result help = run(args);
+            assertEquals(0, help.status, String.join(" ", args) + ": " + help.err);
+            assertTrue(help.out.contains("stat [--watch] FILE|DIR..."), help.out);
+            assertTrue(help.out.contains("jfc > ysuite.jfc"), help.out);
+            assertEquals("", help.err, String.join(" ", args));
+        }
+    }
+
+    /** {@code jfc} prints the jar's settings file: well-formed, every ysuite event enabled. */
+    @Test
+    void jfcPrintsSettingsThatEnableEveryEvent() throws Exception {
+        Result jfc = run("jfc");
+        assertEquals(0, jfc.status, jfc.err);
+        // The JDK's own parser reads it (what -XX:StartFlightRecording:settings=FILE uses).
+        Path saved = dir.resolve("ysuite.jfc");
+        Files.writeString(saved, jfc.out);
+        java.util.Map<String, String> settings = jdk.jfr.Configuration.create(saved).getSettings();
+        for (String event : List.of("Park", "Wakeup", "WriterBlocked", "PeerGone")) {
+            assertEquals("true", settings.get("org.ysuite." + event + "#enabled"), event + ": " + settings);
         }
     }
 

@@ -75,8 +75,8 @@ public final class Membarrier {
      */
     public static void fenceRegistered() {
         if (Posix.libc().syscall(SYS_MEMBARRIER, CMD_GLOBAL_EXPEDITED, 0, 0, 0) != 0) {
-            throw new IllegalStateException("membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) failed: errno "
-                    + Posix.errno());
+            throw new IllegalStateException(
+                    Posix.failure("membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)", Posix.errno()));
         }
     }
 }

@@ -206,20 +206,62 @@ public final class Posix {
             if (err == EINTR) {
                 return 0;
             }
-            throw new IllegalStateException("poll(" + fd + ") failed: errno " + err);
+            throw new IllegalStateException(failure("poll(" + fd + ")", err));
         }
         return n == 0 ? 0 : pollfd.getShort(6) & 0xffff;
     }
 
     /**
-     * Builds the message of an unexpected {@code errno}.
+     * Builds the message of an unexpected {@code errno}: the call, the number, and its name and
+     * meaning where known, e.g. {@code open(/sys/x) failed: errno 13 (EACCES: permission denied)}.
      *
      * @param call the failed call, e.g. {@code "write(7)"}
      * @param errno the error number
      * @return a message
      */
     public static String failure(String call, int errno) {
-        return call + " failed: errno " + errno;
+        return call + " failed: " + describe(errno);
+    }
+
+    /**
+     * Names a Linux {@code errno} as {@code strerror} would, with its symbol:
+     * {@code errno 21 (EISDIR: is a directory)}; a number not in the table stays a number.
+     *
+     * @param errno the error number
+     * @return the description
+     */
+    public static String describe(int errno) {
+        String text;
+        switch (errno) {
+            case 1: text = "EPERM: operation not permitted"; break;
+            case ENOENT: text = "ENOENT: no such file or directory"; break;
+            case EINTR: text = "EINTR: interrupted system call"; break;
+            case 5: text = "EIO: input/output error"; break;
+            case EBADF: text = "EBADF: bad file descriptor"; break;
+            case EAGAIN: text = "EAGAIN: resource temporarily unavailable"; break;
+            case 12: text = "ENOMEM: cannot allocate memory"; break;
+            case 13: text = "EACCES: permission denied"; break;
+            case 16: text = "EBUSY: device or resource busy"; break;
+            case EEXIST: text = "EEXIST: file exists"; break;
+            case 18: text = "EXDEV: invalid cross-device link"; break;
+            case 19: text = "ENODEV: no such device"; break;
+            case 20: text = "ENOTDIR: not a directory"; break;
+            case EISDIR: text = "EISDIR: is a directory"; break;
+            case 22: text = "EINVAL: invalid argument"; break;
+            case 23: text = "ENFILE: too many open files in system"; break;
+            case 24: text = "EMFILE: too many open files"; break;
+            case 26: text = "ETXTBSY: text file busy"; break;
+            case EFBIG: text = "EFBIG: file too large"; break;
+            case ENOSPC: text = "ENOSPC: no space left on device"; break;
+            case 30: text = "EROFS: read-only file system"; break;
+            case 36: text = "ENAMETOOLONG: file name too long"; break;
+            case 38: text = "ENOSYS: function not implemented"; break;
+            case ELOOP: text = "ELOOP: too many levels of symbolic links"; break;
+            case EOPNOTSUPP: text = "EOPNOTSUPP: operation not supported"; break;
+            case EDQUOT: text = "EDQUOT: disk quota exceeded"; break;
+            default: return "errno " + errno;
+        }
+        return "errno " + errno + " (" + text + ")";
     }
 
     /**
