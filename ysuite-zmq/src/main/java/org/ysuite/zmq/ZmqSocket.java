@@ -87,7 +87,13 @@ public final class ZmqSocket implements AutoCloseable {
     private byte[][] replyEnvelope;
     private Peer replyPeer;
 
+    /**
+     * SUB/XSUB: the subscriptions, and the lock under which the peers' out lanes are written (a lane has one
+     * writer at a time: the attaching thread writes the subscriptions, then the application thread; the lock
+     * orders them).
+     */
     private final Subscriptions ownSubscriptions = new Subscriptions();
+    private final Object subscriptionLock = new Object();
     private final Subscriptions allSubscriptions = new Subscriptions();
     private final ArrayDeque<byte[]> upstream = new ArrayDeque<>();
 
@@ -111,7 +117,18 @@ public final class ZmqSocket implements AutoCloseable {
 
         @Override
         public void attach(Peer peer) {
-            live.add(peer);
+            if (type == SocketType.SUB || type == SocketType.XSUB) {
+                // the subscriptions go out before anything else, from whichever thread attaches, so that a
+                // publisher that connects while the application thread is busy elsewhere gets them
+                synchronized (subscriptionLock) {
+                    for (byte[] prefix : ownSubscriptions.prefixes()) {
+                        peer.out.write(subscriptionMessage(prefix, true));
+                    }
+                    live.add(peer);
+                }
+            } else {
+                live.add(peer);
+            }
             commands.add(new Object[] {Boolean.TRUE, peer});
             wake();
         }
@@ -363,17 +380,19 @@ public final class ZmqSocket implements AutoCloseable {
             }
             case XSUB: {
                 byte[] first = first(message);
-                if (!(message instanceof byte[][]) && first.length > 0 && (first[0] == 0 || first[0] == 1)) {
-                    byte[] topic = java.util.Arrays.copyOfRange(first, 1, first.length);
-                    if (first[0] == 1) {
-                        ownSubscriptions.add(topic);
-                    } else {
-                        ownSubscriptions.remove(topic);
+                synchronized (subscriptionLock) {
+                    if (!(message instanceof byte[][]) && first.length > 0 && (first[0] == 0 || first[0] == 1)) {
+                        byte[] topic = java.util.Arrays.copyOfRange(first, 1, first.length);
+                        if (first[0] == 1) {
+                            ownSubscriptions.add(topic);
+                        } else {
+                            ownSubscriptions.remove(topic);
+                        }
                     }
-                }
-                for (Peer p : outPeers) {
-                    if (p.out.hasRoom()) {
-                        p.out.write(message);
+                    for (Peer p : live) {
+                        if (p.out.hasRoom()) {
+                            p.out.write(message);
+                        }
                     }
                 }
                 return true;
@@ -649,12 +668,13 @@ public final class ZmqSocket implements AutoCloseable {
             throw new ZmqException(ZmqError.ENOTSUP, (on ? "subscribe" : "unsubscribe")
                     + " is for SUB and XSUB sockets, not " + type);
         }
-        processCommands();
-        boolean changed = on ? ownSubscriptions.add(prefix) : ownSubscriptions.remove(prefix);
-        if (changed || on) {
-            byte[] m = subscriptionMessage(prefix, on);
-            for (Peer p : outPeers) {
-                p.out.write(m);
+        synchronized (subscriptionLock) {
+            boolean changed = on ? ownSubscriptions.add(prefix) : ownSubscriptions.remove(prefix);
+            if (changed || on) {
+                byte[] m = subscriptionMessage(prefix, on);
+                for (Peer p : live) {
+                    p.out.write(m);
+                }
             }
         }
     }
@@ -700,11 +720,6 @@ public final class ZmqSocket implements AutoCloseable {
             }
             p.routingId = id;
             byRoutingId.put(ByteBuffer.wrap(id), p);
-        }
-        if (type == SocketType.SUB || type == SocketType.XSUB) {
-            for (byte[] prefix : ownSubscriptions.prefixes()) {
-                p.out.write(subscriptionMessage(prefix, true));
-            }
         }
     }
 
