@@ -21,6 +21,7 @@ import org.ysuite.Signaler;
 import org.ysuite.YSemaphore;
 import org.ysuite.YSocketPair;
 import org.ysuite.zmq.internal.Endpoint;
+import org.ysuite.zmq.internal.EndpointHandle;
 import org.ysuite.zmq.internal.Peer;
 import org.ysuite.zmq.internal.SocketBridge;
 import org.ysuite.zmq.internal.SocketOptions;
@@ -1067,11 +1068,12 @@ public final class ZmqSocket implements AutoCloseable {
             return;
         }
         closed = true;
+        // stop accepting and reconnecting; the connections themselves stay up for the linger
         for (AutoCloseable h : bound.values()) {
-            closeQuietly(h);
+            stopQuietly(h);
         }
         for (AutoCloseable h : connected.values()) {
-            closeQuietly(h);
+            stopQuietly(h);
         }
         bound.clear();
         connected.clear();
@@ -1086,6 +1088,10 @@ public final class ZmqSocket implements AutoCloseable {
             p.close();
         }
         live.clear();
+        for (AutoCloseable h : stopped) {
+            closeQuietly(h);
+        }
+        stopped.clear();
         YSocketPair f = fdSignal;
         if (f != null) {
             f.close();
@@ -1097,6 +1103,17 @@ public final class ZmqSocket implements AutoCloseable {
     void terminate() {
         terminated = true;
         bridge.wake();
+    }
+
+    private final List<AutoCloseable> stopped = new ArrayList<>();
+
+    private void stopQuietly(AutoCloseable c) {
+        if (c instanceof EndpointHandle h) {
+            h.stop();
+            stopped.add(c);
+        } else {
+            closeQuietly(c);
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {

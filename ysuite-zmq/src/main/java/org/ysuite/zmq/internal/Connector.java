@@ -13,7 +13,7 @@ import org.ysuite.zmq.ZmqEvent;
  * connects again after {@code reconnectInterval} ms, doubling up to {@code reconnectIntervalMax} when that is
  * above 0 (libzmq's ZMQ_RECONNECT_IVL and _MAX); a completed handshake resets the wait. All on one loop.
  */
-final class Connector implements AutoCloseable {
+final class Connector implements EndpointHandle {
 
     private final SocketBridge socket;
     private final String endpoint;
@@ -90,6 +90,12 @@ final class Connector implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
             // the context is closing: no reconnect
         }
+    }
+
+    /** Stops reconnecting; the connection stays. */
+    @Override
+    public void stop() {
+        closed = true;
     }
 
     /** Stops reconnecting and closes the connection. */

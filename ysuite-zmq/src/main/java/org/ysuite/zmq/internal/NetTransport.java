@@ -116,13 +116,25 @@ public final class NetTransport {
         }
         resolved[0] = endpointName[0];
         Path unlink = path;
-        return () -> {
-            server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-            for (Channel c : children) {
-                c.close();
+        return new EndpointHandle() {
+            @Override
+            public void stop() {
+                server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+                if (unlink != null) {
+                    try {
+                        Files.deleteIfExists(unlink);
+                    } catch (IOException ignored) {
+                        // someone else's file now, or a directory we may not write: nothing to undo
+                    }
+                }
             }
-            if (unlink != null) {
-                Files.deleteIfExists(unlink);
+
+            @Override
+            public void close() {
+                stop();
+                for (Channel c : children) {
+                    c.close();
+                }
             }
         };
     }
