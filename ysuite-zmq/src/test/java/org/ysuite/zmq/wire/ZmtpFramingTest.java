@@ -180,6 +180,19 @@ class ZmtpFramingTest {
     }
 
     @Test
+    void aSmallFlushDoesNotHoldAWholeBatch() {
+        try (EngineHarness h = new EngineHarness(SocketType.PUSH)) {
+            h.handshake("PULL", 1);
+            h.connection.writeFrame(h.buf(ascii("hi")), false);
+            h.connection.flush();
+            ByteBuf out = h.channel.readOutbound();
+            assertEquals(4, out.readableBytes());
+            assertTrue(out.capacity() <= 1024, "capacity " + out.capacity());
+            out.release();
+        }
+    }
+
+    @Test
     void commandsWaitForTheEndOfAHalfWrittenMessage() {
         try (EngineHarness h = new EngineHarness(SocketType.PUSH)) {
             h.handshake("PULL", 1);
