@@ -6,7 +6,9 @@ import java.util.ArrayDeque;
 
 /**
  * The sending half of one ZMTP connection (libzmq's v2 encoder): frames are batched into one pooled
- * buffer, copied when small, and written to the channel on {@link #flush()} or when the batch is full. A
+ * buffer, copied when small, and written to the channel on {@link #flush()} or when the batch is full.
+ * A batch starts at the size the previous one reached (so that a connection that flushes every small
+ * message does not hold 16 KiB per queued flush) and grows up to {@link #BATCH_CAPACITY}. A
  * large frame is not copied: its header goes at the end of the batch, the batch is written, then the
  * frame's own buffer follows it. Event loop only.
  */
@@ -16,6 +18,8 @@ final class ZmtpEncoder {
     static final int BATCH_CAPACITY = 16 * 1024;
     /** Frames up to this size are copied into the batch; larger ones are written as they are. */
     static final int COPY_LIMIT = 4 * 1024;
+    /** The smallest capacity a batch starts at. */
+    static final int MIN_BATCH = 256;
 
     private final ChannelHandlerContext ctx;
     private ByteBuf batch;
@@ -23,6 +27,8 @@ final class ZmtpEncoder {
     private boolean midMessage;
     /** Commands that wait for the end of the message being queued; null when none. */
     private ArrayDeque<ByteBuf> deferred;
+    /** The bytes the last batch written held: the next one starts at that size. */
+    private int lastBatchSize = MIN_BATCH;
 
     ZmtpEncoder(ChannelHandlerContext ctx) {
         this.ctx = ctx;
@@ -30,13 +36,14 @@ final class ZmtpEncoder {
 
     private ByteBuf batch(int room) {
         ByteBuf b = batch;
-        if (b != null && b.writableBytes() >= room) {
+        if (b != null && b.maxWritableBytes() >= room) {
             return b;
         }
         if (b != null) {
-            ctx.write(b, ctx.voidPromise());
+            writeBatch();
         }
-        b = ctx.alloc().directBuffer(Math.max(BATCH_CAPACITY, room));
+        int capacity = Math.max(room, lastBatchSize);
+        b = ctx.alloc().directBuffer(capacity, Math.max(BATCH_CAPACITY, room));
         batch = b;
         return b;
     }
@@ -52,8 +59,7 @@ final class ZmtpEncoder {
         } else {
             ByteBuf b = batch(9);
             ZmtpConnection.writeFrameHeader(b, size, more);
-            ctx.write(b, ctx.voidPromise());
-            batch = null;
+            writeBatch();
             ctx.write(data, ctx.voidPromise());
         }
         midMessage = more;
@@ -122,6 +128,7 @@ final class ZmtpEncoder {
         if (b != null) {
             batch = null;
             if (b.isReadable()) {
+                lastBatchSize = Math.max(MIN_BATCH, Math.min(BATCH_CAPACITY, b.readableBytes()));
                 ctx.write(b, ctx.voidPromise());
             } else {
                 b.release();

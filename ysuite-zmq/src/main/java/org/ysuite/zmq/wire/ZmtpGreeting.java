@@ -81,16 +81,18 @@ final class ZmtpGreeting {
     }
 
     /**
-     * The peer's mechanism name: the bytes before the first NUL, non-printable bytes escaped so that the
-     * name is safe to put in a reason.
+     * The peer's mechanism name for a reason: its 20 bytes without the trailing NULs, every byte that is
+     * not printable ASCII (an interior NUL included) escaped as {@code \xNN}.
      */
     static String mechanism(ByteBuf in, int offset) {
-        StringBuilder sb = new StringBuilder(MECHANISM_LENGTH);
-        for (int i = 0; i < MECHANISM_LENGTH; i++) {
-            int b = in.getUnsignedByte(offset + MECHANISM_OFFSET + i);
-            if (b == 0) {
-                break;
-            }
+        int base = offset + MECHANISM_OFFSET;
+        int end = MECHANISM_LENGTH;
+        while (end > 0 && in.getByte(base + end - 1) == 0) {
+            end--;
+        }
+        StringBuilder sb = new StringBuilder(end);
+        for (int i = 0; i < end; i++) {
+            int b = in.getUnsignedByte(base + i);
             if (b >= 0x20 && b < 0x7F) {
                 sb.append((char) b);
             } else {
