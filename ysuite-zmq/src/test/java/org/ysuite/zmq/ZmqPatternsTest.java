@@ -352,6 +352,34 @@ class ZmqPatternsTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void aSmallReceiveMarkNeverStallsTheStream(String transport) throws Exception {
+        ZmqSocket pull = socket(SocketType.PULL);
+        pull.setReceiveHwm(2);
+        String ep = bind(pull, transport);
+        int count = 200_000;
+        Thread sender = new Thread(() -> {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.setSendHwm(2);
+            push.connect(ep);
+            byte[] m = new byte[8];
+            for (int i = 0; i < count; i++) {
+                java.nio.ByteBuffer.wrap(m).putInt(0, i);
+                push.send(m, 0);
+            }
+        }, "zmq-test-sender");
+        sender.start();
+        byte[] buf = new byte[8];
+        pull.setReceiveTimeout((int) ZmqTestSupport.BOUND_MILLIS);
+        for (int i = 0; i < count; i++) {
+            assertEquals(8, pull.receive(buf, 0, 8, 0), "message " + i + " arrived");
+            assertEquals(i, java.nio.ByteBuffer.wrap(buf).getInt(0), "in order");
+        }
+        sender.join(ZmqTestSupport.BOUND_MILLIS);
+        assertFalse(sender.isAlive());
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void pollerReportsTheReadySocket(String transport) {
         ZmqSocket a = socket(SocketType.PULL);
         ZmqSocket b = socket(SocketType.PULL);

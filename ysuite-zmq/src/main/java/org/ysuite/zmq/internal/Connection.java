@@ -137,7 +137,9 @@ final class Connection implements ZmtpListener {
 
     private void resumeReading() {
         Peer p = peer;
-        if (readPaused && p != null && p.in.hasRoom()) {
+        // tryReserve, not hasRoom: if the loop delivered more after the pause (already-decoded frames), one
+        // message taken may not be enough, and the application must be asked to wake us again
+        if (readPaused && p != null && p.in.tryReserve()) {
             readPaused = false;
             channel.config().setAutoRead(true);
             channel.read();
