@@ -359,10 +359,14 @@ public final class ZmqSocket implements AutoCloseable {
             case PUB: case XPUB: {
                 readSubscriptions();
                 byte[] first = first(message);
+                boolean handedOut = false;
                 for (int i = 0, n = outPeers.size(); i < n; i++) {
                     Peer p = outPeers.get(i);
                     if (p.subscriptions.matches(first) && p.out.hasRoom()) {
-                        p.out.write(message);
+                        // a network peer's I/O thread only reads the arrays; an inproc peer hands them to its
+                        // application, so each inproc subscriber after the first gets its own copy
+                        p.out.write(p.inproc && handedOut ? copy(message) : message);
+                        handedOut |= p.inproc;
                     }
                 }
                 return true;
@@ -1128,6 +1132,17 @@ public final class ZmqSocket implements AutoCloseable {
 
     private static byte[] first(Object message) {
         return message instanceof byte[] b ? b : ((byte[][]) message)[0];
+    }
+
+    private static Object copy(Object message) {
+        if (message instanceof byte[] b) {
+            return b.clone();
+        }
+        byte[][] m = ((byte[][]) message).clone();
+        for (int i = 0; i < m.length; i++) {
+            m[i] = m[i].clone();
+        }
+        return m;
     }
 
     private static byte[][] prepend(byte[] frame, Object message) {

@@ -156,6 +156,17 @@ class ZmqPatternsTest {
         assertTrue(sub.hasReceiveMore());
         assertEquals("part two", recvStr(sub));
         assertEquals("weather:rain", recvStr(late));
+        // two subscribers of one message: each gets arrays of its own
+        late.subscribe("news");
+        waitForDelivery(pub, late, "news");
+        while (!recvStr(sub).equals("news#fence")) {
+            // the probes sub got too
+        }
+        pub.send("news:shared", 0);
+        byte[] mine = recv(sub);
+        assertEquals("news:shared", new String(mine, java.nio.charset.StandardCharsets.UTF_8));
+        mine[0] = 'X';
+        assertEquals("news:shared", recvStr(late));
         // unsubscribe: after it, the subscriber sees only what it still subscribes to
         sub.unsubscribe("news");
         sub.subscribe("end");

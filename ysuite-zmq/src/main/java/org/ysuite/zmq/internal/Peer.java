@@ -22,6 +22,8 @@ public final class Peer {
     public final Subscriptions subscriptions = new Subscriptions();
     /** Set once the transport is gone: nothing more will be written to {@link #in}. */
     public volatile boolean gone;
+    /** Whether the peer is another socket of the context (its application gets the arrays written here). */
+    public boolean inproc;
     /** Whether the peer is in the socket's outbound rotation (socket thread only). */
     public boolean attached;
 
