@@ -42,6 +42,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     private boolean closed;
     /** The previous frame from the peer had MORE set. */
     private boolean inMessage;
+    /** A PONG was queued during this read: flush once when the read's frames are decoded. */
+    private boolean flushAfterRead;
     private int minorVersion;
     private volatile ZmtpPeer peer;
 
@@ -98,6 +100,10 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         heartbeats.heard();
         try {
             decoder.read(ctx.alloc(), (ByteBuf) msg);
+            if (flushAfterRead) {
+                flushAfterRead = false;
+                flush();
+            }
         } catch (ZmtpProtocolException e) {
             ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.getMessage()) : null;
             finish("protocol error: " + e.getMessage(), e, error);
@@ -189,7 +195,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         pong.writeByte(ZmtpCommands.PONG.length);
         pong.writeBytes(ZmtpCommands.PONG);
         pong.writeBytes(in, at + 2, contextLength);
-        sendCommand(pong);
+        encoder.command(pong);
+        flushAfterRead = true;
         heartbeats.peerPing(ttl);
     }
 

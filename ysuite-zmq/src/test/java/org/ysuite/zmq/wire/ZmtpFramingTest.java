@@ -55,7 +55,7 @@ class ZmtpFramingTest {
 
     @Test
     void framesAreSlicesOfTheInputNotCopies() {
-        List<ByteBuf> seen = new ArrayList<>();
+        List<byte[]> seen = new ArrayList<>();
         ZmtpListener spy = new ZmtpListener() {
             @Override
             public void ready(ZmtpConnection connection, ZmtpPeer peer) {
@@ -63,7 +63,7 @@ class ZmtpFramingTest {
 
             @Override
             public void frame(ByteBuf data, boolean more) {
-                seen.add(data.unwrap());
+                seen.add(data.array());
             }
 
             @Override
@@ -77,13 +77,12 @@ class ZmtpFramingTest {
         io.netty.channel.embedded.EmbeddedChannel ch = new io.netty.channel.embedded.EmbeddedChannel();
         try {
             ZmtpEngine.install(ch, ZmtpOptions.defaults(SocketType.PULL), spy);
-            ByteBuf in = ch.alloc().buffer();
-            in.writeBytes(concat(ZmtpWire.greeting(1), ZmtpWire.readyOf("PUSH"), message(ascii("a"), true),
-                    message(ascii("b"), false)));
-            ch.writeInbound(in);
+            byte[] wire = concat(ZmtpWire.greeting(1), ZmtpWire.readyOf("PUSH"), message(ascii("a"), true),
+                    message(ascii("b"), false));
+            ch.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(wire));
             assertEquals(2, seen.size());
-            assertSame(in, seen.get(0), "the frame is a slice of the buffer that arrived");
-            assertSame(in, seen.get(1));
+            assertSame(wire, seen.get(0), "the frame is a slice of the bytes that arrived");
+            assertSame(wire, seen.get(1));
         } finally {
             ch.finishAndReleaseAll();
         }
