@@ -38,6 +38,8 @@ final class ZmtpDecoder {
     private long messageBytes;
     private boolean decoding;
     private boolean released;
+    /** The socket asked for no more frames until it resumes: bytes are kept, not decoded. */
+    private boolean suspended;
 
     ZmtpDecoder(ZmtpHandler engine, long maxMessageSize) {
         this.engine = engine;
@@ -97,7 +99,7 @@ final class ZmtpDecoder {
 
     private void decode(ByteBuf c) throws ZmtpProtocolException {
         ZmtpHandler engine = this.engine;
-        while (!released) {
+        while (!released && !suspended) {
             int ri = c.readerIndex();
             int avail = c.writerIndex() - ri;
             if (!greetingDone) {
@@ -166,6 +168,46 @@ final class ZmtpDecoder {
                 boolean more = (flags & ZmtpCommands.FLAG_MORE) != 0;
                 messageBytes = more ? messageBytes + size : 0;
                 engine.frame(c, offset, (int) size, more);
+            }
+        }
+    }
+
+    /** Stops decoding after the frame being handed over; what arrives meanwhile is kept. */
+    void suspend() {
+        suspended = true;
+    }
+
+    boolean isSuspended() {
+        return suspended;
+    }
+
+    /** Whether bytes that arrived are still undecoded. */
+    boolean hasKept() {
+        return cumulation != null && cumulation.isReadable();
+    }
+
+    /**
+     * Decodes again, starting with what was kept while suspended.
+     *
+     * @throws ZmtpProtocolException if the kept bytes break the protocol
+     */
+    void resume() throws ZmtpProtocolException {
+        if (!suspended) {
+            return;
+        }
+        suspended = false;
+        if (released || decoding || cumulation == null) {
+            return;
+        }
+        decoding = true;
+        try {
+            decode(cumulation);
+        } finally {
+            decoding = false;
+            ByteBuf c = cumulation;
+            if (released || !c.isReadable()) {
+                cumulation = null;
+                c.release();
             }
         }
     }
