@@ -22,6 +22,7 @@ import org.ysuite.YSemaphore;
 import org.ysuite.YSocketPair;
 import org.ysuite.zmq.internal.Endpoint;
 import org.ysuite.zmq.internal.EndpointHandle;
+import org.ysuite.zmq.internal.Lane;
 import org.ysuite.zmq.internal.Peer;
 import org.ysuite.zmq.internal.SocketBridge;
 import org.ysuite.zmq.internal.SocketOptions;
@@ -288,9 +289,27 @@ public final class ZmqSocket implements AutoCloseable {
             throw new ZmqException(ZmqError.EINVAL, "send: offset " + offset + " and length " + length
                     + " outside the array of " + data.length + " bytes");
         }
-        byte[] copy = new byte[length];
+        byte[] copy = reusable(length);
         System.arraycopy(data, offset, copy, 0, length);
         return sendOwned(copy, flags);
+    }
+
+    /**
+     * An array of {@code length} bytes: one the I/O thread handed back after writing it (no allocation for a
+     * stream of same-sized messages), else a new one.
+     */
+    private byte[] reusable(int length) {
+        int n = outPeers.size();
+        if (n > 0) {
+            Lane r = outPeers.get(outIndex < n ? outIndex : 0).recycle;
+            if (r != null) {
+                Object b = r.read();
+                if (b != null && ((byte[]) b).length == length) {
+                    return (byte[]) b;
+                }
+            }
+        }
+        return new byte[length];
     }
 
     private boolean sendOwned(byte[] frame, int flags) {
