@@ -131,6 +131,13 @@ public final class ZmqSocket implements AutoCloseable {
             } else {
                 live.add(peer);
             }
+            if (closed) {
+                // the socket closed while this peer shook hands: close() either saw it in live or did not;
+                // closing it here too is harmless (closing twice is a no-op)
+                live.remove(peer);
+                peer.close();
+                return;
+            }
             commands.add(new Object[] {Boolean.TRUE, peer});
             wake();
         }
