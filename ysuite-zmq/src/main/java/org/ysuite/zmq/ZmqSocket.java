@@ -774,12 +774,10 @@ public final class ZmqSocket implements AutoCloseable {
                 }
             }
         }
-        if (type == SocketType.PUSH || type == SocketType.PUB) {
-            inPeers.remove(p); // nothing of use comes in
-        }
-        if (p == requestPeer) {
-            // libzmq's REQ waits for a reply that cannot come; we do too (the application's timeout ends it)
-            requestPeer = p;
+        if (type == SocketType.PUSH || type == SocketType.PUB || (type == SocketType.REQ && p != requestPeer)) {
+            // nothing of use comes in (a REQ reads only the peer it asked; libzmq's REQ waits for a reply
+            // from a peer that left, and so does this one, until the application's timeout ends it)
+            inPeers.remove(p);
         }
     }
 
