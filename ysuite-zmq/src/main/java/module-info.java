@@ -13,6 +13,7 @@ module org.ysuite.zmq {
     requires io.netty.common;
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
+    requires io.netty.resolver;
 
     exports org.ysuite.zmq;
     exports org.ysuite.zmq.wire;

@@ -1,0 +1,240 @@
+package org.ysuite.zmq.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
+import java.util.ArrayList;
+import org.ysuite.zmq.SocketType;
+import org.ysuite.zmq.ZmqEvent;
+import org.ysuite.zmq.wire.ZmtpConnection;
+import org.ysuite.zmq.wire.ZmtpEngine;
+import org.ysuite.zmq.wire.ZmtpListener;
+import org.ysuite.zmq.wire.ZmtpPeer;
+
+/**
+ * One TCP/IPC connection of a socket: the ZMTP engine below, the peer's two {@link Lane}s above.
+ *
+ * <p>Outbound: the socket's thread writes whole messages into the peer's out lane; when a flush finds the
+ * loop asleep on it, the loop is woken once ({@link #drain} scheduled). The drain reads the lane in a batch
+ * and frames the messages into one buffer ({@link ZmtpConnection#writeFrameHeader}, then
+ * {@link ZmtpConnection#writeFramed}; a large frame goes out as a wrapped array, not copied), one flush per
+ * batch, and stops while the channel is not writable: {@code channelWritabilityChanged} resumes it.
+ *
+ * <p>Inbound: each complete message goes into the in lane; when that lane reaches the receive mark, the
+ * channel stops reading ({@code autoRead} off) and the socket's reader turns it back on once it took a
+ * message — TCP's flow control does the rest.
+ *
+ * <p>Every method runs on the channel's event loop except {@link #wakeDrain} and {@link #wakeReader}.
+ */
+final class Connection implements ZmtpListener {
+
+    /** Frames at least this large are written as their own wrapped buffer, not copied into the batch. */
+    private static final int COPY_LIMIT = 8192;
+    /** A batch buffer is handed to the engine once it holds this much. */
+    private static final int BATCH_BYTES = 64 * 1024;
+    /** Messages per drain before the loop lets other channels run. */
+    private static final int BATCH_MESSAGES = 4096;
+
+    private final SocketBridge socket;
+    private final String endpoint;
+    private final Channel channel;
+    private final Connector connector;
+    private final ZmtpConnection zmtp;
+    private final boolean subscriber;
+    private final Runnable drainTask = this::drain;
+    private final Runnable resumeTask = this::resumeReading;
+    private final ArrayList<byte[]> parts = new ArrayList<>();
+    private Peer peer;
+    private boolean readPaused;
+    private volatile boolean draining;
+
+    Connection(SocketBridge socket, String endpoint, Channel channel, boolean asServer, Connector connector) {
+        this.socket = socket;
+        this.endpoint = endpoint;
+        this.channel = channel;
+        this.connector = connector;
+        SocketType t = socket.type();
+        this.subscriber = t == SocketType.SUB || t == SocketType.XSUB;
+        channel.pipeline().addFirst("zmq-writability", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                if (ctx.channel().isWritable() && peer != null) {
+                    drain();
+                }
+                ctx.fireChannelWritabilityChanged();
+            }
+        });
+        this.zmtp = ZmtpEngine.install(channel, socket.options().zmtp(t, asServer), this);
+    }
+
+    @Override
+    public void ready(ZmtpConnection connection, ZmtpPeer zpeer) {
+        SocketOptions o = socket.options();
+        Lane out = new Lane(o.sendHwm, this::wakeDrain, socket::wake);
+        Lane in = new Lane(o.receiveHwm, socket::wake, this::wakeReader);
+        out.checkRead(); // the loop reads it: asleep from the start, so the first flush wakes the loop
+        Peer p = new Peer(out, in, endpoint, zpeer.identity(), channel::close);
+        p.drainedCheck = () -> out.queued() == 0 && !draining && pendingBytes() == 0;
+        peer = p;
+        if (connector != null) {
+            connector.connected();
+        }
+        socket.attach(p);
+        socket.event(new ZmqEvent(ZmqEvent.Kind.CONNECTED, endpoint, ""));
+    }
+
+    private long pendingBytes() {
+        // totalPendingWriteBytes reads a volatile counter: safe from the closing thread
+        ChannelOutboundBuffer ob = channel.unsafe().outboundBuffer();
+        return ob == null ? 0 : ob.totalPendingWriteBytes();
+    }
+
+    @Override
+    public void frame(ByteBuf data, boolean more) {
+        byte[] b = new byte[data.readableBytes()];
+        data.getBytes(data.readerIndex(), b);
+        if (more) {
+            parts.add(b);
+            return;
+        }
+        if (parts.isEmpty()) {
+            deliver(b);
+        } else {
+            byte[][] m = parts.toArray(new byte[parts.size() + 1][]);
+            m[m.length - 1] = b;
+            parts.clear();
+            deliver(m);
+        }
+    }
+
+    @Override
+    public void subscription(ByteBuf topic, boolean subscribe) {
+        byte[] m = new byte[topic.readableBytes() + 1];
+        m[0] = (byte) (subscribe ? 1 : 0);
+        topic.getBytes(topic.readerIndex(), m, 1, m.length - 1);
+        deliver(m);
+    }
+
+    private void deliver(Object message) {
+        Peer p = peer;
+        if (p == null) {
+            return;
+        }
+        p.in.write(message);
+        if (!readPaused && !p.in.tryReserve()) {
+            readPaused = true;
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    /** The socket's thread took a message while the loop waited for room: resume reading (any thread). */
+    private void wakeReader() {
+        channel.eventLoop().execute(resumeTask);
+    }
+
+    private void resumeReading() {
+        Peer p = peer;
+        if (readPaused && p != null && p.in.hasRoom()) {
+            readPaused = false;
+            channel.config().setAutoRead(true);
+            channel.read();
+        }
+    }
+
+    /** The socket's thread flushed into the out lane while the loop slept on it (any thread). */
+    private void wakeDrain() {
+        channel.eventLoop().execute(drainTask);
+    }
+
+    private void drain() {
+        Peer p = peer;
+        if (p == null) {
+            return;
+        }
+        if (!channel.isActive()) {
+            while (p.out.read() != null) {
+                // the connection is gone: what was queued for it is dropped
+            }
+            return;
+        }
+        draining = true;
+        ByteBuf batch = null;
+        int count = 0;
+        boolean more = false;
+        while (channel.isWritable()) {
+            Object m = p.out.read();
+            if (m == null) {
+                break;
+            }
+            if (subscriber && m instanceof byte[] b && b.length > 0 && (b[0] == 0 || b[0] == 1)) {
+                if (batch != null) {
+                    zmtp.writeFramed(batch);
+                    batch = null;
+                }
+                zmtp.writeSubscription(Unpooled.wrappedBuffer(b, 1, b.length - 1), b[0] == 1);
+            } else if (m instanceof byte[] b) {
+                batch = append(batch, b, false);
+            } else {
+                byte[][] frames = (byte[][]) m;
+                for (int i = 0; i < frames.length; i++) {
+                    batch = append(batch, frames[i], i < frames.length - 1);
+                }
+            }
+            if (batch != null && batch.readableBytes() >= BATCH_BYTES) {
+                zmtp.writeFramed(batch);
+                batch = null;
+            }
+            if (++count >= BATCH_MESSAGES) {
+                more = true;
+                break;
+            }
+        }
+        if (batch != null) {
+            zmtp.writeFramed(batch);
+        }
+        if (count > 0) {
+            zmtp.flush();
+        }
+        draining = false;
+        if (more) {
+            channel.eventLoop().execute(drainTask);
+        }
+    }
+
+    private ByteBuf append(ByteBuf batch, byte[] frame, boolean more) {
+        if (batch == null) {
+            batch = channel.alloc().directBuffer(frame.length >= COPY_LIMIT ? 9 : 8192);
+        }
+        ZmtpConnection.writeFrameHeader(batch, frame.length, more);
+        if (frame.length >= COPY_LIMIT) {
+            zmtp.writeFramed(batch);
+            zmtp.writeFramed(Unpooled.wrappedBuffer(frame));
+            return null;
+        }
+        batch.writeBytes(frame);
+        return batch;
+    }
+
+    @Override
+    public void closed(String reason, Throwable cause) {
+        Peer p = peer;
+        if (p != null) {
+            p.gone = true;
+            socket.detach(p);
+            while (p.out.read() != null) {
+                // dropped with the connection, as libzmq drops a terminated pipe's messages
+            }
+            boolean protocol = reason != null && reason.startsWith("protocol error");
+            socket.event(new ZmqEvent(protocol ? ZmqEvent.Kind.PROTOCOL_ERROR : ZmqEvent.Kind.DISCONNECTED,
+                    endpoint, reason == null ? "" : reason));
+        } else {
+            socket.event(new ZmqEvent(ZmqEvent.Kind.HANDSHAKE_FAILED, endpoint, reason == null ? "" : reason));
+        }
+        if (connector != null) {
+            connector.lost();
+        }
+    }
+}

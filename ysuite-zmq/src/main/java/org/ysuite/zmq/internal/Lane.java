@@ -1,0 +1,100 @@
+package org.ysuite.zmq.internal;
+
+import org.ysuite.WaitPolicy;
+import org.ysuite.YPipe;
+
+/**
+ * One direction of a peer: a {@link YPipe} of whole messages (a {@code byte[]} for a one-frame message, a
+ * {@code byte[][]} for a multipart one) from one writer thread to one reader thread, with a high-water mark
+ * counted in messages.
+ *
+ * <p>Wake-ups: the writer calls {@code readerWake} only when {@link YPipe#flush()} finds the reader asleep
+ * (ØMQ's passive synchronisation); the reader calls {@code writerWake} after it took a message while the
+ * writer had announced that it waits for room ({@link #tryReserve()} failed).
+ *
+ * <p>Memory ordering: {@code written} is written by the writer only and {@code read} by the reader only,
+ * both volatile; the "writer waits" flag is a Dekker pair with
+ * {@code read}: the writer stores the flag (volatile) then loads {@code read} (volatile); the reader stores
+ * {@code read} (volatile) then loads the flag (volatile). Both are volatile accesses, totally ordered, so
+ * either the writer sees the new {@code read} (room) or the reader sees the flag and wakes it.
+ */
+public final class Lane {
+
+    private final YPipe<Object> pipe = new YPipe<>(256, WaitPolicy.purePark());
+    private volatile long written;
+    private volatile long read;
+    private volatile boolean writerWaits;
+    private final int hwm;
+    private volatile Runnable readerWake;
+    private volatile Runnable writerWake;
+
+    /**
+     * @param hwm the most messages in flight before {@link #hasRoom()} says no; 0 for no limit
+     * @param readerWake run on the writer's thread when the reader must be woken
+     * @param writerWake run on the reader's thread when a waiting writer may have room again
+     */
+    public Lane(int hwm, Runnable readerWake, Runnable writerWake) {
+        this.hwm = hwm;
+        this.readerWake = readerWake;
+        this.writerWake = writerWake;
+    }
+
+    /** Replaces the reader's wake-up (before the reader starts reading). */
+    public void readerWake(Runnable r) {
+        this.readerWake = r;
+    }
+
+    /** Replaces the writer's wake-up. */
+    public void writerWake(Runnable r) {
+        this.writerWake = r;
+    }
+
+    /** Messages written and not yet read. */
+    public long queued() {
+        return written - read;
+    }
+
+    /** Whether the writer may write one more message without passing the mark. */
+    public boolean hasRoom() {
+        return hwm <= 0 || queued() < hwm;
+    }
+
+    /**
+     * Whether there is room; if not, registers the writer to be woken when the reader takes a message.
+     * Writer side.
+     */
+    public boolean tryReserve() {
+        if (hasRoom()) {
+            return true;
+        }
+        writerWaits = true;
+        return hasRoom();
+    }
+
+    /** Writes one whole message and wakes the reader if it sleeps. Writer side. */
+    public void write(Object message) {
+        pipe.write(message, false);
+        written = written + 1;
+        if (!pipe.flush()) {
+            readerWake.run();
+        }
+    }
+
+    /** The next message, or null (the reader is then asleep until the writer's next flush wakes it). Reader side. */
+    public Object read() {
+        Object m = pipe.read();
+        if (m != null) {
+            read = read + 1;
+            if (writerWaits) {
+                writerWaits = false;
+                writerWake.run();
+            }
+        }
+        return m;
+    }
+
+    /** Whether {@link #read()} will return a message; if not, the reader is asleep as after a null read. */
+    public boolean checkRead() {
+        return pipe.checkRead();
+    }
+}

@@ -1,0 +1,167 @@
+package org.ysuite.zmq.internal;
+
+import java.util.Locale;
+import org.ysuite.zmq.SocketType;
+import org.ysuite.zmq.ZmqError;
+import org.ysuite.zmq.ZmqException;
+import org.ysuite.zmq.wire.ZmtpOptions;
+
+/**
+ * A socket's options with libzmq 4.3's defaults, and their names as libzmq spells them without the
+ * {@code ZMQ_} prefix. Written by the socket's thread; the transports read them when a connection is set
+ * up (volatile fields), so a change applies to later connections, as in libzmq.
+ */
+public final class SocketOptions {
+
+    /** ZMQ_SNDHWM, messages per peer; 0 for no limit. */
+    public volatile int sendHwm = 1000;
+    /** ZMQ_RCVHWM, messages per peer; 0 for no limit. */
+    public volatile int receiveHwm = 1000;
+    /** ZMQ_LINGER, ms; -1 waits forever (libzmq 4.3's default). */
+    public volatile int linger = -1;
+    /** ZMQ_ROUTING_ID. */
+    public volatile byte[] identity = new byte[0];
+    /** ZMQ_ROUTER_MANDATORY. */
+    public volatile boolean routerMandatory;
+    /** ZMQ_RECONNECT_IVL, ms; -1 for no reconnect. */
+    public volatile int reconnectInterval = 100;
+    /** ZMQ_RECONNECT_IVL_MAX, ms; 0 keeps the interval constant. */
+    public volatile int reconnectIntervalMax;
+    /** ZMQ_MAXMSGSIZE, bytes; -1 for no limit. */
+    public volatile long maxMessageSize = -1;
+    /** ZMQ_RCVTIMEO, ms; -1 forever. */
+    public volatile int receiveTimeout = -1;
+    /** ZMQ_SNDTIMEO, ms; -1 forever. */
+    public volatile int sendTimeout = -1;
+    /** ZMQ_HEARTBEAT_IVL, ms; 0 for none. */
+    public volatile int heartbeatInterval;
+    /** ZMQ_HEARTBEAT_TIMEOUT, ms; 0 for the interval. */
+    public volatile int heartbeatTimeout;
+    /** ZMQ_HEARTBEAT_TTL, ms. */
+    public volatile int heartbeatTtl;
+    /** ZMQ_HANDSHAKE_IVL, ms; 0 for no limit. */
+    public volatile int handshakeInterval = ZmtpOptions.DEFAULT_HANDSHAKE_MILLIS;
+    /** ZMQ_IMMEDIATE (accepted; connections are attached once their handshake completes either way). */
+    public volatile boolean immediate;
+
+    /** The ZMTP engine's options for a connection of a socket of {@code type}. */
+    public ZmtpOptions zmtp(SocketType type, boolean asServer) {
+        return new ZmtpOptions(type, identity, maxMessageSize, heartbeatInterval, heartbeatTimeout,
+                heartbeatTtl, handshakeInterval, asServer);
+    }
+
+    /**
+     * Sets an option by libzmq's name ({@code "SNDHWM"}, {@code "ZMQ_SNDHWM"}, case-insensitive).
+     *
+     * @return false if the name is not one of these options (the socket handles the rest)
+     * @throws ZmqException EINVAL naming the option if the value has the wrong type or range
+     */
+    public boolean set(String name, Object value) {
+        switch (key(name)) {
+            case "SNDHWM": sendHwm = atLeast(name, intOf(name, value), 0); return true;
+            case "RCVHWM": receiveHwm = atLeast(name, intOf(name, value), 0); return true;
+            case "LINGER": linger = atLeast(name, intOf(name, value), -1); return true;
+            case "ROUTING_ID": case "IDENTITY": identity = identityOf(value); return true;
+            case "ROUTER_MANDATORY": routerMandatory = boolOf(name, value); return true;
+            case "RECONNECT_IVL": reconnectInterval = atLeast(name, intOf(name, value), -1); return true;
+            case "RECONNECT_IVL_MAX": reconnectIntervalMax = atLeast(name, intOf(name, value), 0); return true;
+            case "MAXMSGSIZE":
+                long v = value instanceof Number n ? n.longValue() : intOf(name, value);
+                if (v < -1) {
+                    throw new ZmqException(ZmqError.EINVAL, name + ": " + v + ", -1 (no limit) or at least 0");
+                }
+                maxMessageSize = v;
+                return true;
+            case "RCVTIMEO": receiveTimeout = atLeast(name, intOf(name, value), -1); return true;
+            case "SNDTIMEO": sendTimeout = atLeast(name, intOf(name, value), -1); return true;
+            case "HEARTBEAT_IVL": heartbeatInterval = atLeast(name, intOf(name, value), 0); return true;
+            case "HEARTBEAT_TIMEOUT": heartbeatTimeout = atLeast(name, intOf(name, value), 0); return true;
+            case "HEARTBEAT_TTL":
+                int ttl = atLeast(name, intOf(name, value), 0);
+                if (ttl > 6_553_500) {
+                    throw new ZmqException(ZmqError.EINVAL, name + ": " + ttl + " ms, at most 6553500");
+                }
+                heartbeatTtl = ttl;
+                return true;
+            case "HANDSHAKE_IVL": handshakeInterval = atLeast(name, intOf(name, value), 0); return true;
+            case "IMMEDIATE": immediate = boolOf(name, value); return true;
+            default: return false;
+        }
+    }
+
+    /**
+     * Reads an option by libzmq's name.
+     *
+     * @return the value, or null if the name is not one of these options
+     */
+    public Object get(String name) {
+        switch (key(name)) {
+            case "SNDHWM": return sendHwm;
+            case "RCVHWM": return receiveHwm;
+            case "LINGER": return linger;
+            case "ROUTING_ID": case "IDENTITY": return identity.clone();
+            case "ROUTER_MANDATORY": return routerMandatory;
+            case "RECONNECT_IVL": return reconnectInterval;
+            case "RECONNECT_IVL_MAX": return reconnectIntervalMax;
+            case "MAXMSGSIZE": return maxMessageSize;
+            case "RCVTIMEO": return receiveTimeout;
+            case "SNDTIMEO": return sendTimeout;
+            case "HEARTBEAT_IVL": return heartbeatInterval;
+            case "HEARTBEAT_TIMEOUT": return heartbeatTimeout;
+            case "HEARTBEAT_TTL": return heartbeatTtl;
+            case "HANDSHAKE_IVL": return handshakeInterval;
+            case "IMMEDIATE": return immediate;
+            default: return null;
+        }
+    }
+
+    /** The option's name as the switch spells it: upper case, no {@code ZMQ_} prefix. */
+    public static String key(String name) {
+        if (name == null) {
+            throw new ZmqException(ZmqError.EINVAL, "option name: null");
+        }
+        String k = name.toUpperCase(Locale.ROOT);
+        return k.startsWith("ZMQ_") ? k.substring(4) : k;
+    }
+
+    /** Checks an identity: 1 to 255 bytes, not starting with a zero byte (reserved for generated ids). */
+    public static byte[] identityOf(Object value) {
+        byte[] id = value instanceof String s ? s.getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                : value instanceof byte[] b ? b.clone() : null;
+        if (id == null) {
+            throw new ZmqException(ZmqError.EINVAL, "ROUTING_ID: a byte[] or String, not " + value);
+        }
+        if (id.length > 255 || (id.length > 0 && id[0] == 0)) {
+            throw new ZmqException(ZmqError.EINVAL, "ROUTING_ID: " + id.length
+                    + " bytes; 1 to 255 bytes, the first not zero (ids starting with 0 are generated ones)");
+        }
+        return id;
+    }
+
+    private static int intOf(String name, Object value) {
+        if (value instanceof Integer i) {
+            return i;
+        }
+        if (value instanceof Number n && n.longValue() == n.intValue()) {
+            return n.intValue();
+        }
+        throw new ZmqException(ZmqError.EINVAL, name + ": an int, not " + value);
+    }
+
+    private static boolean boolOf(String name, Object value) {
+        if (value instanceof Boolean b) {
+            return b;
+        }
+        if (value instanceof Number n) {
+            return n.intValue() != 0;
+        }
+        throw new ZmqException(ZmqError.EINVAL, name + ": a boolean or 0/1, not " + value);
+    }
+
+    private static int atLeast(String name, int v, int min) {
+        if (v < min) {
+            throw new ZmqException(ZmqError.EINVAL, name + ": " + v + ", at least " + min);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * The sockets' plumbing (not exported): the per-peer lanes (ysuite pipes with a high-water mark), the
+ * peers, the TCP/IPC transport over Netty and the ZMTP engine, and the inproc registry.
+ */
+package org.ysuite.zmq.internal;

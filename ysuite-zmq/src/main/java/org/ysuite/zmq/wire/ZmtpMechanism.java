@@ -1,0 +1,49 @@
+package org.ysuite.zmq.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.Map;
+
+/**
+ * One connection's side of a ZMTP security mechanism (ZeroMQ RFC 23 "Authentication and
+ * Confidentiality"; NULL here, PLAIN (RFC 24) and CURVE (RFC 26) to come): it consumes the peer's
+ * handshake commands and produces its own, then yields the peer's metadata. ERROR commands never reach
+ * it (the engine handles them in every phase), and neither do the greeting's checks.
+ *
+ * <p>A mechanism that protects traffic (CURVE) also {@linkplain #wrapsMessages() wraps} message frames
+ * after the handshake; the engine then routes frames through it instead of its plain path.
+ */
+interface ZmtpMechanism {
+
+    /** Where a mechanism sends its commands. */
+    interface Output {
+        /** The allocator for command frames. */
+        ByteBufAllocator alloc();
+
+        /** Queues and flushes one whole command frame (see {@link ZmtpCommands#command}); takes ownership. */
+        void send(ByteBuf commandFrame);
+    }
+
+    /** The name the greeting announces and expects (at most 20 ASCII bytes), e.g. {@code "NULL"}. */
+    String name();
+
+    /** Both greetings are known and agree: send the first commands (NULL and the clients of PLAIN/CURVE). */
+    void start(Output out);
+
+    /**
+     * One handshake command from the peer: its body (name length, name, data) is the {@code length}
+     * bytes of {@code in} from {@code offset}, valid only during this call.
+     *
+     * @return true once the handshake is complete (this side has sent its last command and read the peer's)
+     * @throws ZmtpProtocolException if the command is not one the mechanism expects now, or malformed
+     */
+    boolean command(ByteBuf in, int offset, int length, Output out) throws ZmtpProtocolException;
+
+    /** The metadata the peer sent (READY's, or INITIATE's for CURVE), once {@link #command} returned true. */
+    Map<String, byte[]> peerProperties();
+
+    /** Whether message frames are wrapped in commands after the handshake (CURVE's MESSAGE); false for NULL and PLAIN. */
+    default boolean wrapsMessages() {
+        return false;
+    }
+}
