@@ -20,11 +20,10 @@ final class Events implements ZmqEventListener {
         queue.add(e);
     }
 
-    /** Whether an event reports a connection that ended (its kind names a disconnection or a close). */
+    /** Whether an event reports a connection that ended: disconnected, failed its handshake, or dropped for a protocol error. */
     static boolean ended(ZmqEvent e) {
-        String k = String.valueOf(e.kind()).toUpperCase(java.util.Locale.ROOT);
-        return k.contains("DISCONNECT") || k.contains("CLOSE") || k.contains("LOST") || k.contains("DROP")
-                || k.contains("FAIL") || k.contains("TIMEOUT");
+        return e.kind() == ZmqEvent.Kind.DISCONNECTED || e.kind() == ZmqEvent.Kind.HANDSHAKE_FAILED
+                || e.kind() == ZmqEvent.Kind.PROTOCOL_ERROR;
     }
 
     /** Forgets the events so far. */

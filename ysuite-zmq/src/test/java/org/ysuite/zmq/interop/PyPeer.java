@@ -266,6 +266,29 @@ final class PyPeer implements Interop.End, AutoCloseable {
     }
 
     /**
+     * Waits until the socket monitor has reported {@code event} (e.g. {@code HANDSHAKE_SUCCEEDED}),
+     * asking every 20 ms, within {@link #WAIT_S}.
+     *
+     * @param event libzmq's event name without {@code ZMQ_EVENT_}
+     */
+    void awaitEvent(String event) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        List<String> seen = events();
+        while (!seen.contains(event)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("libzmq reported no " + event + " in " + WAIT_S + " s; its events: " + seen);
+            }
+            try {
+                Thread.sleep(20); // polling another process's state, bounded by the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+            seen = events();
+        }
+    }
+
+    /**
      * Closes the peer's socket with a linger and ends its context (and the process).
      *
      * @param lingerMillis libzmq's ZMQ_LINGER for the close
