@@ -39,7 +39,7 @@ import org.ysuite.bench.zmq.JeromqPerf;
 public final class ZmqReportRunner {
 
     private static final int[] SIZES = {1, 16, 64, 1024, 65536};
-    private static final long RUN_TIMEOUT_S = 180;
+    private static final long RUN_TIMEOUT_S = 90;
     private static final Pattern MSG_S = Pattern.compile("mean throughput: (\\d+) \\[msg/s\\]");
     private static final Pattern LATENCY = Pattern.compile("average latency: ([0-9.]+) \\[us\\]");
 
