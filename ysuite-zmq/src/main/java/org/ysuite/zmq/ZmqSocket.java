@@ -22,6 +22,7 @@ import org.ysuite.YSemaphore;
 import org.ysuite.YSocketPair;
 import org.ysuite.zmq.internal.Endpoint;
 import org.ysuite.zmq.internal.EndpointHandle;
+import org.ysuite.zmq.internal.Lane;
 import org.ysuite.zmq.internal.Peer;
 import org.ysuite.zmq.internal.SocketBridge;
 import org.ysuite.zmq.internal.SocketOptions;
@@ -129,6 +130,13 @@ public final class ZmqSocket implements AutoCloseable {
                 }
             } else {
                 live.add(peer);
+            }
+            if (closed) {
+                // the socket closed while this peer shook hands: close() either saw it in live or did not;
+                // closing it here too is harmless (closing twice is a no-op)
+                live.remove(peer);
+                peer.close();
+                return;
             }
             commands.add(new Object[] {Boolean.TRUE, peer});
             wake();
@@ -288,9 +296,27 @@ public final class ZmqSocket implements AutoCloseable {
             throw new ZmqException(ZmqError.EINVAL, "send: offset " + offset + " and length " + length
                     + " outside the array of " + data.length + " bytes");
         }
-        byte[] copy = new byte[length];
+        byte[] copy = reusable(length);
         System.arraycopy(data, offset, copy, 0, length);
         return sendOwned(copy, flags);
+    }
+
+    /**
+     * An array of {@code length} bytes: one the I/O thread handed back after writing it (no allocation for a
+     * stream of same-sized messages), else a new one.
+     */
+    private byte[] reusable(int length) {
+        int n = outPeers.size();
+        if (n > 0) {
+            Lane r = outPeers.get(outIndex < n ? outIndex : 0).recycle;
+            if (r != null) {
+                Object b = r.read();
+                if (b != null && ((byte[]) b).length == length) {
+                    return (byte[]) b;
+                }
+            }
+        }
+        return new byte[length];
     }
 
     private boolean sendOwned(byte[] frame, int flags) {
@@ -359,10 +385,14 @@ public final class ZmqSocket implements AutoCloseable {
             case PUB: case XPUB: {
                 readSubscriptions();
                 byte[] first = first(message);
+                boolean handedOut = false;
                 for (int i = 0, n = outPeers.size(); i < n; i++) {
                     Peer p = outPeers.get(i);
                     if (p.subscriptions.matches(first) && p.out.hasRoom()) {
-                        p.out.write(message);
+                        // a network peer's I/O thread only reads the arrays; an inproc peer hands them to its
+                        // application, so each inproc subscriber after the first gets its own copy
+                        p.out.write(p.inproc && handedOut ? copy(message) : message);
+                        handedOut |= p.inproc;
                     }
                 }
                 return true;
@@ -744,12 +774,10 @@ public final class ZmqSocket implements AutoCloseable {
                 }
             }
         }
-        if (type == SocketType.PUSH || type == SocketType.PUB) {
-            inPeers.remove(p); // nothing of use comes in
-        }
-        if (p == requestPeer) {
-            // libzmq's REQ waits for a reply that cannot come; we do too (the application's timeout ends it)
-            requestPeer = p;
+        if (type == SocketType.PUSH || type == SocketType.PUB || (type == SocketType.REQ && p != requestPeer)) {
+            // nothing of use comes in (a REQ reads only the peer it asked; libzmq's REQ waits for a reply
+            // from a peer that left, and so does this one, until the application's timeout ends it)
+            inPeers.remove(p);
         }
     }
 
@@ -1128,6 +1156,17 @@ public final class ZmqSocket implements AutoCloseable {
 
     private static byte[] first(Object message) {
         return message instanceof byte[] b ? b : ((byte[][]) message)[0];
+    }
+
+    private static Object copy(Object message) {
+        if (message instanceof byte[] b) {
+            return b.clone();
+        }
+        byte[][] m = ((byte[][]) message).clone();
+        for (int i = 0; i < m.length; i++) {
+            m[i] = m[i].clone();
+        }
+        return m;
     }
 
     private static byte[][] prepend(byte[] frame, Object message) {

@@ -191,4 +191,66 @@ class ZmqLifecycleTest {
                     || e.kind() == ZmqEvent.Kind.DISCONNECTED), "dropped: " + events);
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"inproc", "tcp", "ipc"})
+    void connectMayComeBeforeBind(String transport) {
+        try (ZmqContext ctx = ZmqContext.create()) {
+            // an endpoint that nobody serves yet (for tcp: a port just freed)
+            ZmqSocket probe = ctx.socket(SocketType.PULL);
+            probe.setLinger(0);
+            String ep = bind(probe, transport);
+            probe.close();
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.setLinger(0);
+            push.setReconnectInterval(10);
+            List<ZmqEvent> events = new CopyOnWriteArrayList<>();
+            push.setEventListener(events::add);
+            push.connect(ep);
+            if (!transport.equals("inproc")) {
+                awaitTrue(() -> events.stream().anyMatch(e -> e.kind() == ZmqEvent.Kind.CONNECT_FAILED),
+                        "a failed attempt: " + events);
+            }
+            assertFalse(push.send("early", ZmqSocket.DONTWAIT), "no peer yet");
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.setLinger(0);
+            pull.bind(ep);
+            push.send("late bind", 0);
+            assertEquals("late bind", recvStr(pull));
+        }
+    }
+
+    @Test
+    void fdIsADescriptorClosedWithTheSocket() {
+        try (ZmqContext ctx = ZmqContext.create()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            int fd = pull.fd();
+            assertTrue(fd >= 0, "fd " + fd);
+            assertEquals(fd, pull.fd(), "one descriptor per socket");
+            assertEquals(fd, pull.getOption("ZMQ_FD"));
+            pull.close();
+            assertEquals(ZmqError.ETERM, assertThrows(ZmqException.class, pull::fd).kind());
+        }
+    }
+
+    @Test
+    void optionsByNameMatchTheSetters() {
+        try (ZmqContext ctx = ZmqContext.create()) {
+            ZmqSocket s = ctx.socket(SocketType.DEALER);
+            assertEquals(1000, s.getOption("SNDHWM"));
+            assertEquals(-1, s.getOption("LINGER"));
+            assertEquals(30_000, s.getOption("HANDSHAKE_IVL"));
+            s.setOption("ZMQ_RCVHWM", 7);
+            assertEquals(7, s.getReceiveHwm());
+            s.setOption("routing_id", "me");
+            assertEquals("me", new String(s.getIdentity(), java.nio.charset.StandardCharsets.UTF_8));
+            ZmqException e = assertThrows(ZmqException.class, () -> s.setOption("SNDHWM", -1));
+            assertEquals(ZmqError.EINVAL, e.kind());
+            assertTrue(e.getMessage().contains("SNDHWM") && e.getMessage().contains("at least 0"), e.getMessage());
+            assertEquals(ZmqError.EINVAL, assertThrows(ZmqException.class, () -> s.setOption("NO_SUCH", 1)).kind());
+            assertEquals(ZmqError.EINVAL, assertThrows(ZmqException.class, () -> s.bind("tcp://nohost")).kind());
+            assertEquals(ZmqError.EPROTONOSUPPORT, assertThrows(ZmqException.class, () -> s.bind("pgm://x")).kind());
+            s.setLinger(0);
+        }
+    }
 }

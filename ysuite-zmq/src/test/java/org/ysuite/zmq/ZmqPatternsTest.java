@@ -156,6 +156,17 @@ class ZmqPatternsTest {
         assertTrue(sub.hasReceiveMore());
         assertEquals("part two", recvStr(sub));
         assertEquals("weather:rain", recvStr(late));
+        // two subscribers of one message: each gets arrays of its own
+        late.subscribe("news");
+        waitForDelivery(pub, late, "news");
+        while (!recvStr(sub).equals("news#fence")) {
+            // the probes sub got too
+        }
+        pub.send("news:shared", 0);
+        byte[] mine = recv(sub);
+        assertEquals("news:shared", new String(mine, java.nio.charset.StandardCharsets.UTF_8));
+        mine[0] = 'X';
+        assertEquals("news:shared", recvStr(late));
         // unsubscribe: after it, the subscriber sees only what it still subscribes to
         sub.unsubscribe("news");
         sub.subscribe("end");
@@ -348,6 +359,34 @@ class ZmqPatternsTest {
         pull.setReceiveTimeout((int) ZmqTestSupport.BOUND_MILLIS);
         assertEquals(6, pull.receive(buf, 0, 4, 0));
         assertArrayEquals(utf8("abcd"), buf);
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
+    void aSmallReceiveMarkNeverStallsTheStream(String transport) throws Exception {
+        ZmqSocket pull = socket(SocketType.PULL);
+        pull.setReceiveHwm(2);
+        String ep = bind(pull, transport);
+        int count = 200_000;
+        Thread sender = new Thread(() -> {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.setSendHwm(2);
+            push.connect(ep);
+            byte[] m = new byte[8];
+            for (int i = 0; i < count; i++) {
+                java.nio.ByteBuffer.wrap(m).putInt(0, i);
+                push.send(m, 0);
+            }
+        }, "zmq-test-sender");
+        sender.start();
+        byte[] buf = new byte[8];
+        pull.setReceiveTimeout((int) ZmqTestSupport.BOUND_MILLIS);
+        for (int i = 0; i < count; i++) {
+            assertEquals(8, pull.receive(buf, 0, 8, 0), "message " + i + " arrived");
+            assertEquals(i, java.nio.ByteBuffer.wrap(buf).getInt(0), "in order");
+        }
+        sender.join(ZmqTestSupport.BOUND_MILLIS);
+        assertFalse(sender.isAlive());
     }
 
     @ParameterizedTest

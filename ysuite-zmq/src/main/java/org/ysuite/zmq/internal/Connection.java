@@ -24,8 +24,12 @@ import org.ysuite.zmq.wire.ZmtpPeer;
  * batch, and stops while the channel is not writable: {@code channelWritabilityChanged} resumes it.
  *
  * <p>Inbound: each complete message goes into the in lane; when that lane reaches the receive mark, the
- * channel stops reading ({@code autoRead} off) and the socket's reader turns it back on once it took a
- * message — TCP's flow control does the rest.
+ * engine's input is suspended ({@link ZmtpConnection#suspendInput}: no more frames, no reads, heartbeat
+ * limits wait) and the socket's reader resumes it once it took a message — TCP's flow control does the rest.
+ *
+ * <p>Recycling: for socket types whose every message goes to one peer (PUSH, DEALER, PAIR, ROUTER), the
+ * arrays of small frames the drain copied into its batch go back to the application thread through the
+ * peer's {@link Peer#recycle} lane, so a sender of same-sized messages allocates nothing per message.
  *
  * <p>Every method runs on the channel's event loop except {@link #wakeDrain} and {@link #wakeReader}.
  */
@@ -38,12 +42,17 @@ final class Connection implements ZmtpListener {
     /** Messages per drain before the loop lets other channels run. */
     private static final int BATCH_MESSAGES = 4096;
 
+    /** Frames up to this size have their arrays recycled (a peer keeps at most sendHwm of them). */
+    private static final int RECYCLE_LIMIT = 1024;
+
     private final SocketBridge socket;
     private final String endpoint;
     private final Channel channel;
     private final Connector connector;
     private final ZmtpConnection zmtp;
     private final boolean subscriber;
+    /** Whether each message written here is this peer's alone (no fan-out), so its arrays may be reused. */
+    private final boolean recycling;
     private final Runnable drainTask = this::drain;
     private final Runnable resumeTask = this::resumeReading;
     private final ArrayList<byte[]> parts = new ArrayList<>();
@@ -58,6 +67,8 @@ final class Connection implements ZmtpListener {
         this.connector = connector;
         SocketType t = socket.type();
         this.subscriber = t == SocketType.SUB || t == SocketType.XSUB;
+        this.recycling = t == SocketType.PUSH || t == SocketType.DEALER || t == SocketType.PAIR
+                || t == SocketType.ROUTER;
         channel.pipeline().addFirst("zmq-writability", new ChannelInboundHandlerAdapter() {
             @Override
             public void channelWritabilityChanged(ChannelHandlerContext ctx) {
@@ -77,6 +88,11 @@ final class Connection implements ZmtpListener {
         Lane in = new Lane(o.receiveHwm, socket::wake, this::wakeReader);
         out.checkRead(); // the loop reads it: asleep from the start, so the first flush wakes the loop
         Peer p = new Peer(out, in, endpoint, zpeer.identity(), channel::close);
+        if (recycling) {
+            // written by this loop, read by the application thread, which never waits on it
+            // as many as the out lane may hold: a sender at the mark finds one for each message drained
+            p.recycle = new Lane(o.sendHwm > 0 ? Math.min(o.sendHwm, 16_384) : 1024, () -> { }, () -> { });
+        }
         p.drainedCheck = () -> out.queued() == 0 && !draining && pendingBytes() == 0;
         peer = p;
         if (connector != null) {
@@ -126,7 +142,7 @@ final class Connection implements ZmtpListener {
         p.in.write(message);
         if (!readPaused && !p.in.tryReserve()) {
             readPaused = true;
-            channel.config().setAutoRead(false);
+            zmtp.suspendInput();
         }
     }
 
@@ -137,10 +153,11 @@ final class Connection implements ZmtpListener {
 
     private void resumeReading() {
         Peer p = peer;
-        if (readPaused && p != null && p.in.hasRoom()) {
+        // tryReserve, not hasRoom: if the loop delivered more after the pause (already-decoded frames), one
+        // message taken may not be enough, and the application must be asked to wake us again
+        if (readPaused && p != null && p.in.tryReserve()) {
             readPaused = false;
-            channel.config().setAutoRead(true);
-            channel.read();
+            zmtp.resumeInput();
         }
     }
 
@@ -177,6 +194,9 @@ final class Connection implements ZmtpListener {
                 zmtp.writeSubscription(Unpooled.wrappedBuffer(b, 1, b.length - 1), b[0] == 1);
             } else if (m instanceof byte[] b) {
                 batch = append(batch, b, false);
+                if (recycling && b.length <= RECYCLE_LIMIT && p.recycle.hasRoom()) {
+                    p.recycle.write(b); // copied into the batch: the application may reuse it
+                }
             } else {
                 byte[][] frames = (byte[][]) m;
                 for (int i = 0; i < frames.length; i++) {

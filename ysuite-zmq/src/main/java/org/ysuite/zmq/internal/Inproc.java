@@ -118,6 +118,8 @@ public final class Inproc {
         String ep = "inproc://" + name;
         pair[0] = new Peer(toBinder, toConnector, ep, b.identity, close);
         pair[1] = new Peer(toConnector, toBinder, ep, a.identity, close);
+        pair[0].inproc = true;
+        pair[1].inproc = true;
         connecting.attach(pair[0]);
         binding.attach(pair[1]);
         connecting.event(new ZmqEvent(ZmqEvent.Kind.CONNECTED, ep, ""));

@@ -22,6 +22,13 @@ public final class Peer {
     public final Subscriptions subscriptions = new Subscriptions();
     /** Set once the transport is gone: nothing more will be written to {@link #in}. */
     public volatile boolean gone;
+    /**
+     * Arrays of messages already written to the network, handed back for reuse by the socket's sends (a
+     * {@link Lane} of {@code byte[]} from the I/O thread to the socket's thread); null where not used.
+     */
+    public volatile Lane recycle;
+    /** Whether the peer is another socket of the context (its application gets the arrays written here). */
+    public boolean inproc;
     /** Whether the peer is in the socket's outbound rotation (socket thread only). */
     public boolean attached;
 

@@ -61,6 +61,28 @@ public interface ZmtpConnection {
      */
     void writeFramed(ByteBuf framed);
 
+    /**
+     * Stops handing frames to the listener after the one being handed over (call it from
+     * {@link ZmtpListener#frame} when the socket's receive queue is full, or any time): the bytes that
+     * arrive meanwhile are kept, and reading from the channel stops, so a peer is held back by TCP, as
+     * libzmq holds it at the receive high-water mark. Heartbeat limits do not drop the connection while
+     * input is suspended. Any thread.
+     *
+     * <p>This default only stops the channel's reads (frames already read are still handed over); the
+     * engine's own connection stops exactly after the current frame.
+     */
+    default void suspendInput() {
+        channel().config().setAutoRead(false);
+    }
+
+    /**
+     * Resumes handing frames to the listener, starting with those kept while suspended, then reading from
+     * the channel again. Any thread.
+     */
+    default void resumeInput() {
+        channel().config().setAutoRead(true);
+    }
+
     /** Flushes what was queued to the socket. */
     void flush();
 

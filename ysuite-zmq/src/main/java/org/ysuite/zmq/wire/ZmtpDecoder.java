@@ -7,7 +7,9 @@ import io.netty.buffer.ByteBufAllocator;
  * The receiving half of one ZMTP connection (libzmq's v2 decoder): it keeps the bytes that arrived in
  * one cumulation buffer and decodes in place from it, the greeting first, then frames and commands
  * (ZeroMQ RFC 23 "Framing"), handing each to the {@link ZmtpHandler} as an offset into that buffer, so
- * nothing is copied per frame.
+ * nothing is copied per frame. When a read ends inside a frame, the next read gives that frame only the
+ * bytes it lacks, and the rest of the new read is decoded in place: only what straddles two reads is
+ * copied (all of a frame larger than one read, as it must be to reach the listener in one buffer).
  *
  * <p>The flags byte: bit 0 MORE, bit 1 LONG, bit 2 COMMAND; the reserved bits 3–7 are ignored, as
  * libzmq ignores them. A short size is one byte, a long size eight bytes in network order; a long size
@@ -38,6 +40,8 @@ final class ZmtpDecoder {
     private long messageBytes;
     private boolean decoding;
     private boolean released;
+    /** The socket asked for no more frames until it resumes: bytes are kept, not decoded. */
+    private boolean suspended;
 
     ZmtpDecoder(ZmtpHandler engine, long maxMessageSize) {
         this.engine = engine;
@@ -55,18 +59,97 @@ final class ZmtpDecoder {
             in.release();
             return;
         }
-        cumulate(alloc, in);
+        ByteBuf rest = null;
         decoding = true;
         try {
+            ByteBuf c = cumulation;
+            if (c == null) {
+                cumulation = in;
+            } else if (greetingDone && !suspended && c.isReadable()) {
+                // Complete the frame whose start was kept with just the bytes it lacks, decode it, then
+                // decode the rest in place from the new buffer: only what straddled two reads is copied.
+                rest = in;
+                stitch(alloc, in);
+                decode(cumulation);
+                ByteBuf r = rest;
+                rest = null;
+                if (!released && !suspended && !cumulation.isReadable()) {
+                    cumulation.release();
+                    cumulation = r;
+                } else if (released) {
+                    r.release();
+                } else {
+                    cumulate(alloc, r);
+                }
+            } else {
+                cumulate(alloc, in);
+            }
             decode(cumulation);
         } finally {
+            if (rest != null) {
+                rest.release();
+            }
             decoding = false;
             ByteBuf c = cumulation;
-            if (released || !c.isReadable()) {
+            if (c != null && (released || !c.isReadable())) {
                 cumulation = null;
                 c.release();
             }
         }
+    }
+
+    /** Moves from {@code in} to the cumulation the bytes that complete the frame the cumulation begins. */
+    private void stitch(ByteBufAllocator alloc, ByteBuf in) {
+        for (;;) {
+            long missing = missing(cumulation);
+            if (missing <= 0 || !in.isReadable()) {
+                return;
+            }
+            int take = (int) Math.min(missing, in.readableBytes());
+            ByteBuf c = cumulation;
+            if (c.refCnt() != 1 || c.isReadOnly() || c.writableBytes() < take) {
+                int have = c.readableBytes();
+                long growTo = Math.max(have + take, Math.min(have + missing, Math.max(2L * c.capacity(), MIN_GROWTH)));
+                ByteBuf grown = alloc.buffer((int) Math.min(growTo, BUFFER_LIMIT));
+                try {
+                    grown.writeBytes(c, c.readerIndex(), have);
+                } finally {
+                    c.release();
+                }
+                cumulation = grown;
+                c = grown;
+            }
+            c.writeBytes(in, take);
+        }
+    }
+
+    /**
+     * The bytes the frame at the start of {@code c} still lacks; 0 if it is whole, or if its header
+     * already shows that {@link #decode} will refuse it.
+     */
+    private long missing(ByteBuf c) {
+        int ri = c.readerIndex();
+        int avail = c.writerIndex() - ri;
+        if (avail == 0) {
+            return 0;
+        }
+        int flags = c.getByte(ri);
+        int header = (flags & ZmtpCommands.FLAG_LONG) != 0 ? 9 : 2;
+        if (avail < header) {
+            return header - avail;
+        }
+        long size = header == 9 ? c.getLong(ri + 1) : c.getUnsignedByte(ri + 1);
+        if (size < 0 || size > BUFFER_LIMIT) {
+            return 0;
+        }
+        if ((flags & ZmtpCommands.FLAG_COMMAND) != 0) {
+            if (size > commandLimit) {
+                return 0;
+            }
+        } else if (!engine.isReady() || (maxMessageSize >= 0 && size > maxMessageSize - messageBytes)) {
+            return 0;
+        }
+        return header + size - avail;
     }
 
     private void cumulate(ByteBufAllocator alloc, ByteBuf in) {
@@ -97,7 +180,7 @@ final class ZmtpDecoder {
 
     private void decode(ByteBuf c) throws ZmtpProtocolException {
         ZmtpHandler engine = this.engine;
-        while (!released) {
+        while (!released && !suspended) {
             int ri = c.readerIndex();
             int avail = c.writerIndex() - ri;
             if (!greetingDone) {
@@ -166,6 +249,46 @@ final class ZmtpDecoder {
                 boolean more = (flags & ZmtpCommands.FLAG_MORE) != 0;
                 messageBytes = more ? messageBytes + size : 0;
                 engine.frame(c, offset, (int) size, more);
+            }
+        }
+    }
+
+    /** Stops decoding after the frame being handed over; what arrives meanwhile is kept. */
+    void suspend() {
+        suspended = true;
+    }
+
+    boolean isSuspended() {
+        return suspended;
+    }
+
+    /** Whether bytes that arrived are still undecoded. */
+    boolean hasKept() {
+        return cumulation != null && cumulation.isReadable();
+    }
+
+    /**
+     * Decodes again, starting with what was kept while suspended.
+     *
+     * @throws ZmtpProtocolException if the kept bytes break the protocol
+     */
+    void resume() throws ZmtpProtocolException {
+        if (!suspended) {
+            return;
+        }
+        suspended = false;
+        if (released || decoding || cumulation == null) {
+            return;
+        }
+        decoding = true;
+        try {
+            decode(cumulation);
+        } finally {
+            decoding = false;
+            ByteBuf c = cumulation;
+            if (released || !c.isReadable()) {
+                cumulation = null;
+                c.release();
             }
         }
     }

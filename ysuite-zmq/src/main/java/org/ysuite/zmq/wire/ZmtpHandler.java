@@ -42,6 +42,13 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     private boolean closed;
     /** The previous frame from the peer had MORE set. */
     private boolean inMessage;
+    /** A PONG was queued during this read: flush once when the read's frames are decoded. */
+    private boolean flushAfterRead;
+    /**
+     * The channel closed while input was suspended with frames kept: they are still handed over on
+     * {@link #resumeInput}, and "peer closed" is told after the last of them.
+     */
+    private boolean peerGone;
     private int minorVersion;
     private volatile ZmtpPeer peer;
 
@@ -98,9 +105,12 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         heartbeats.heard();
         try {
             decoder.read(ctx.alloc(), (ByteBuf) msg);
+            if (flushAfterRead) {
+                flushAfterRead = false;
+                flush();
+            }
         } catch (ZmtpProtocolException e) {
-            ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.getMessage()) : null;
-            finish("protocol error: " + e.getMessage(), e, error);
+            protocolError(e);
         } catch (RuntimeException e) {
             finish("failed on input: " + e, e, null);
         }
@@ -108,7 +118,13 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        finish("peer closed", null, null);
+        if (!closed && ready && decoder.isSuspended() && decoder.hasKept()) {
+            peerGone = true;
+            heartbeats.stop();
+            encoder.release();
+        } else {
+            finish("peer closed", null, null);
+        }
         ctx.fireChannelInactive();
     }
 
@@ -119,7 +135,9 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        finish("ZMTP handler removed", null, null);
+        if (!peerGone) {
+            finish("ZMTP handler removed", null, null);
+        }
     }
 
     // ---- what the decoder hands over ----
@@ -189,7 +207,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         pong.writeByte(ZmtpCommands.PONG.length);
         pong.writeBytes(ZmtpCommands.PONG);
         pong.writeBytes(in, at + 2, contextLength);
-        sendCommand(pong);
+        encoder.command(pong);
+        flushAfterRead = true;
         heartbeats.peerPing(ttl);
     }
 
@@ -249,7 +268,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     /** Queues a whole command frame (after the message being written, if any) and flushes. */
     void sendCommand(ByteBuf commandFrame) {
-        if (closed) {
+        if (closed || peerGone) {
             commandFrame.release();
             return;
         }
@@ -268,7 +287,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     }
 
     private boolean writable(ByteBuf data, String method) {
-        if (closed) {
+        if (closed || peerGone) {
             data.release();
             return false;
         }
@@ -302,9 +321,62 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     @Override
     public void flush() {
-        if (!closed) {
+        if (!closed && !peerGone) {
             encoder.flush();
         }
+    }
+
+    @Override
+    public void suspendInput() {
+        if (ctx.executor().inEventLoop()) {
+            if (!closed && !decoder.isSuspended()) {
+                decoder.suspend();
+                channel.config().setAutoRead(false);
+            }
+        } else {
+            ctx.executor().execute(this::suspendInput);
+        }
+    }
+
+    @Override
+    public void resumeInput() {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(this::resumeInput);
+            return;
+        }
+        if (closed || !decoder.isSuspended()) {
+            return;
+        }
+        try {
+            decoder.resume();
+            if (flushAfterRead) {
+                flushAfterRead = false;
+                flush();
+            }
+        } catch (ZmtpProtocolException e) {
+            protocolError(e);
+            return;
+        } catch (RuntimeException e) {
+            finish("failed on input: " + e, e, null);
+            return;
+        }
+        if (!closed && !decoder.isSuspended()) {
+            if (peerGone) {
+                finish("peer closed", null, null);
+            } else {
+                channel.config().setAutoRead(true);
+            }
+        }
+    }
+
+    /** Whether input is suspended (then a silent peer is not held against it by the heartbeat timeout). */
+    boolean isInputSuspended() {
+        return decoder.isSuspended();
+    }
+
+    private void protocolError(ZmtpProtocolException e) {
+        ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.getMessage()) : null;
+        finish("protocol error: " + e.getMessage(), e, error);
     }
 
     @Override
@@ -320,7 +392,9 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     private void closeNow() {
         if (!closed) {
-            encoder.flush();
+            if (!peerGone) {
+                encoder.flush();
+            }
             finish("closed by the socket", null, null);
         }
     }
@@ -345,7 +419,9 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             handshakeTimer = null;
         }
         decoder.release();
-        if (encoder != null) {
+        if (peerGone) {
+            channel.close();
+        } else if (encoder != null) {
             heartbeats.stop();
             encoder.release();
             if (error != null) {

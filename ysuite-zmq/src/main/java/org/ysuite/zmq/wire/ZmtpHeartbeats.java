@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * <li>a peer's PING with a TTL above 0 starts, if none is pending, a limit of that TTL; when it expires
  *     and nothing arrived since, the connection is dropped ("heartbeat TTL expired").</li>
  * </ul>
- * As in libzmq, any traffic ends a pending timeout. Traffic is noted per read as a flag, so the hot path
+ * As in libzmq, any traffic ends a pending timeout; while the socket has suspended input (so that
+ * nothing is read), neither limit drops the connection. Traffic is noted per read as a flag, so the hot path
  * neither reads a clock nor touches a timer.
  */
 final class ZmtpHeartbeats {
@@ -78,7 +79,7 @@ final class ZmtpHeartbeats {
 
     private void timeoutExpired() {
         timeout = null;
-        if (!stopped && !heardSinceTimeout) {
+        if (!stopped && !heardSinceTimeout && !engine.isInputSuspended()) {
             engine.drop("heartbeat timeout: nothing from the peer for "
                     + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms after a PING");
         }
@@ -95,7 +96,7 @@ final class ZmtpHeartbeats {
 
     private void ttlExpired(long millis) {
         ttl = null;
-        if (!stopped && !heardSinceTtl) {
+        if (!stopped && !heardSinceTtl && !engine.isInputSuspended()) {
             engine.drop("heartbeat TTL expired: nothing from the peer for the " + millis
                     + " ms its PING announced");
         }

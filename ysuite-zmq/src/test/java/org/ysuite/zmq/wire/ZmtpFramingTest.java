@@ -55,7 +55,7 @@ class ZmtpFramingTest {
 
     @Test
     void framesAreSlicesOfTheInputNotCopies() {
-        List<ByteBuf> seen = new ArrayList<>();
+        List<byte[]> seen = new ArrayList<>();
         ZmtpListener spy = new ZmtpListener() {
             @Override
             public void ready(ZmtpConnection connection, ZmtpPeer peer) {
@@ -63,7 +63,7 @@ class ZmtpFramingTest {
 
             @Override
             public void frame(ByteBuf data, boolean more) {
-                seen.add(data.unwrap());
+                seen.add(data.array());
             }
 
             @Override
@@ -77,15 +77,85 @@ class ZmtpFramingTest {
         io.netty.channel.embedded.EmbeddedChannel ch = new io.netty.channel.embedded.EmbeddedChannel();
         try {
             ZmtpEngine.install(ch, ZmtpOptions.defaults(SocketType.PULL), spy);
-            ByteBuf in = ch.alloc().buffer();
-            in.writeBytes(concat(ZmtpWire.greeting(1), ZmtpWire.readyOf("PUSH"), message(ascii("a"), true),
-                    message(ascii("b"), false)));
-            ch.writeInbound(in);
+            byte[] wire = concat(ZmtpWire.greeting(1), ZmtpWire.readyOf("PUSH"), message(ascii("a"), true),
+                    message(ascii("b"), false));
+            ch.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(wire));
             assertEquals(2, seen.size());
-            assertSame(in, seen.get(0), "the frame is a slice of the buffer that arrived");
-            assertSame(in, seen.get(1));
+            assertSame(wire, seen.get(0), "the frame is a slice of the bytes that arrived");
+            assertSame(wire, seen.get(1));
         } finally {
             ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void framesStraddlingReadsAtEveryPairOfSplitsArrive() {
+        byte[] stream = concat(message(ascii("one"), true), message(new byte[300], false),
+                ZmtpWire.command("PONG", new byte[0]), message(ascii("two"), false), message(new byte[0], false));
+        for (int i = 0; i <= stream.length; i += 3) {
+            for (int j = i; j <= stream.length; j += 5) {
+                try (EngineHarness h = new EngineHarness(SocketType.PULL)) {
+                    h.handshake("PUSH", 1);
+                    h.feed(java.util.Arrays.copyOfRange(stream, 0, i));
+                    h.feed(java.util.Arrays.copyOfRange(stream, i, j));
+                    h.feed(java.util.Arrays.copyOfRange(stream, j, stream.length));
+                    List<RecordingListener.Frame> f = h.listener.frames();
+                    assertEquals(4, f.size(), "splits " + i + ", " + j);
+                    assertEquals("one+", f.get(0).text());
+                    assertEquals(300, f.get(1).data().length);
+                    assertEquals("two", f.get(2).text());
+                    assertEquals("", f.get(3).text());
+                }
+            }
+        }
+    }
+
+    @Test
+    void afterAStraddlingFrameTheNewReadIsDecodedInPlace() {
+        List<byte[]> seen = new ArrayList<>();
+        RecordingListener recorder = new RecordingListener();
+        ZmtpListener spy = new ZmtpListener() {
+            @Override
+            public void ready(ZmtpConnection connection, ZmtpPeer peer) {
+            }
+
+            @Override
+            public void frame(ByteBuf data, boolean more) {
+                seen.add(data.hasArray() ? data.array() : null);
+                recorder.frame(data, more);
+            }
+
+            @Override
+            public void subscription(ByteBuf topic, boolean subscribe) {
+            }
+
+            @Override
+            public void closed(String reason, Throwable cause) {
+            }
+        };
+        io.netty.channel.embedded.EmbeddedChannel ch = new io.netty.channel.embedded.EmbeddedChannel();
+        try {
+            ZmtpEngine.install(ch, ZmtpOptions.defaults(SocketType.PULL), spy);
+            byte[] first = concat(ZmtpWire.greeting(1), ZmtpWire.readyOf("PUSH"), new byte[] {0, 3, 'a'});
+            byte[] second = concat(ascii("bc"), message(ascii("d"), false), message(ascii("e"), false));
+            ch.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(first));
+            ch.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(second));
+            assertEquals(List.of("abc", "d", "e"), recorder.frameTexts());
+            assertSame(second, seen.get(1), "the frames after the straddling one are slices of the new read");
+            assertSame(second, seen.get(2));
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void aLimitIsCheckedWhenTheHeaderStraddlesReads() {
+        try (EngineHarness h = new EngineHarness(pullWithMax(100))) {
+            h.handshake("PUSH", 1);
+            byte[] header = longHeader(0, 1L << 30);
+            h.feed(java.util.Arrays.copyOfRange(header, 0, 4));
+            h.feed(concat(java.util.Arrays.copyOfRange(header, 4, 9), new byte[1000]));
+            assertEquals("protocol error: frame of 1073741824 B over maxMessageSize 100", h.listener.closedReason());
         }
     }
 

@@ -14,19 +14,14 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ysuite.zmq.SocketType;
@@ -38,53 +33,31 @@ import org.ysuite.zmq.SocketType;
  */
 class ZmtpInteropTest {
 
-    private static final long WAIT_MILLIS = 30_000;
-    private static String python;
+    static final long WAIT_MILLIS = 30_000;
 
     private EventLoopGroup group;
-    private final List<Process> processes = new ArrayList<>();
-
-    @BeforeAll
-    static void findPython() throws Exception {
-        for (String candidate : new String[] {"/usr/bin/python3", "python3"}) {
-            try {
-                Process p = new ProcessBuilder(candidate, "-c", "import zmq").redirectErrorStream(true).start();
-                if (p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0) {
-                    python = candidate;
-                    return;
-                }
-                p.destroyForcibly();
-            } catch (IOException notThere) {
-                // try the next
-            }
-        }
-    }
+    private final List<PythonPeer> peers = new ArrayList<>();
 
     @BeforeEach
-    void setUp() {
-        Assumptions.assumeTrue(python != null, "no python3 with pyzmq (Debian: python3-zmq) to play libzmq's side");
+    void setUp() throws InterruptedException {
+        Assumptions.assumeTrue(PythonPeer.python() != null,
+                "no python3 with pyzmq (Debian: python3-zmq) to play libzmq's side");
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        for (Process p : processes) {
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
+        for (PythonPeer p : peers) {
+            p.close();
         }
         if (group != null) {
             group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
-    private Process python(String script, String... args) throws IOException {
-        Path file = Files.createTempFile("zmtp-interop", ".py");
-        Files.writeString(file, script);
-        file.toFile().deleteOnExit();
-        List<String> command = new ArrayList<>(List.of(python, file.toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        processes.add(p);
+    private PythonPeer python(String script, String... args) throws IOException, InterruptedException {
+        PythonPeer p = PythonPeer.start(List.of(script), args);
+        peers.add(p);
         return p;
     }
 
@@ -117,15 +90,14 @@ class ZmtpInteropTest {
                 .bind("127.0.0.1", 0).sync().channel();
         try {
             int port = ((InetSocketAddress) server.localAddress()).getPort();
-            Process p = python(PUSH_SCRIPT, "tcp://127.0.0.1:" + port);
+            PythonPeer p = python(PUSH_SCRIPT, "tcp://127.0.0.1:" + port);
             listener.await(() -> listener.frames().size() >= 8 || !listener.closedReasons().isEmpty(),
                     WAIT_MILLIS, "libzmq's 8 frames");
             List<String> texts = listener.frameTexts();
             assertEquals(List.of("a+", "bb", "", "x".repeat(300), "y".repeat(70000) + "+", "+", "z", "end"), texts);
             assertEquals(SocketType.PUSH, listener.peer().socketType());
             assertEquals(1, listener.peer().minorVersion(), "libzmq 4.3 speaks ZMTP 3.1");
-            assertTrue(p.waitFor(WAIT_MILLIS, TimeUnit.MILLISECONDS), "python PUSH exits");
-            assertEquals(0, p.exitValue(), () -> output(p));
+            assertTrue(p.exitsCleanly(WAIT_MILLIS), "python PUSH exits");
             listener.await(() -> !listener.closedReasons().isEmpty(), WAIT_MILLIS, "libzmq's close");
             assertEquals("peer closed", listener.closedReason());
         } finally {
@@ -150,11 +122,8 @@ class ZmtpInteropTest {
 
     @Test
     void ourPushWritesToLibzmqPull() throws Exception {
-        Process p = python(PULL_SCRIPT, "4");
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String portLine = out.readLine();
-        assertNotNull(portLine, "python printed its port");
-        int port = Integer.parseInt(portLine.trim());
+        PythonPeer p = python(PULL_SCRIPT, "4");
+        int port = Integer.parseInt(p.line().trim());
         RecordingListener listener = new RecordingListener();
         Channel ch = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .handler(new ChannelInitializer<Channel>() {
@@ -187,12 +156,10 @@ class ZmtpInteropTest {
             }).sync();
             List<String> lines = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                String line = out.readLine();
-                assertNotNull(line, () -> "python ended early after " + lines);
-                lines.add(line);
+                lines.add(p.line());
             }
             assertEquals(List.of("hello|world", "", "len100000:q|tail", "pre|framed"), lines);
-            assertTrue(p.waitFor(WAIT_MILLIS, TimeUnit.MILLISECONDS), "python PULL exits");
+            assertTrue(p.exitsCleanly(WAIT_MILLIS), "python PULL exits");
         } finally {
             ch.close().sync();
         }
@@ -200,13 +167,5 @@ class ZmtpInteropTest {
 
     private static ByteBuf text(Channel ch, String s) {
         return ch.alloc().buffer().writeBytes(s.getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static String output(Process p) {
-        try {
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 }
