@@ -255,6 +255,25 @@ class ZmqPatternsTest {
 
     @ParameterizedTest
     @MethodSource("transports")
+    void dealerToRepCarriesTheEnvelopeBothWays(String transport) {
+        ZmqSocket rep = socket(SocketType.REP);
+        String ep = bind(rep, transport);
+        ZmqSocket dealer = socket(SocketType.DEALER);
+        dealer.connect(ep);
+        dealer.send("hop", ZmqSocket.SNDMORE);      // an envelope frame a proxy would add
+        dealer.send(new byte[0], ZmqSocket.SNDMORE); // the delimiter
+        dealer.send("request", 0);
+        assertEquals("request", recvStr(rep), "REP hands over the body only");
+        assertFalse(rep.hasReceiveMore());
+        rep.send("reply", 0);
+        assertEquals("hop", recvStr(dealer), "the envelope comes back first");
+        assertEquals(0, recv(dealer).length);
+        assertEquals("reply", recvStr(dealer));
+        assertFalse(dealer.hasReceiveMore());
+    }
+
+    @ParameterizedTest
+    @MethodSource("transports")
     void routerRoutesByIdAndHonoursMandatory(String transport) {
         ZmqSocket router = socket(SocketType.ROUTER);
         String ep = bind(router, transport);

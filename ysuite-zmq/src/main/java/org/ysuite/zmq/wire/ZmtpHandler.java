@@ -287,6 +287,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     }
 
     private boolean writable(ByteBuf data, String method) {
+        assert ctx == null || ctx.executor().inEventLoop() : method + " called off the connection's event loop";
         if (closed || peerGone) {
             data.release();
             return false;

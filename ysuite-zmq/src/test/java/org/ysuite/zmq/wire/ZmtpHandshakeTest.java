@@ -175,4 +175,39 @@ class ZmtpHandshakeTest {
             assertEquals(Unpooled.EMPTY_BUFFER.readableBytes(), h.written().length);
         }
     }
+
+    @Test
+    void aListenerThatThrowsEndsOnlyItsConnection() {
+        java.util.List<String> closed = new java.util.ArrayList<>();
+        ZmtpListener throwing = new ZmtpListener() {
+            @Override
+            public void ready(ZmtpConnection connection, ZmtpPeer peer) {
+            }
+
+            @Override
+            public void frame(ByteBuf data, boolean more) {
+                throw new IllegalStateException("socket bug");
+            }
+
+            @Override
+            public void subscription(ByteBuf topic, boolean subscribe) {
+            }
+
+            @Override
+            public void closed(String reason, Throwable cause) {
+                closed.add(reason);
+                throw new IllegalStateException("and another");
+            }
+        };
+        io.netty.channel.embedded.EmbeddedChannel ch = new io.netty.channel.embedded.EmbeddedChannel();
+        try {
+            ZmtpEngine.install(ch, ZmtpOptions.defaults(SocketType.PULL), throwing);
+            ch.writeInbound(Unpooled.wrappedBuffer(concat(greeting(1), readyOf("PUSH"),
+                    ZmtpWire.message(ascii("boom"), false))));
+            assertEquals(java.util.List.of("failed on input: java.lang.IllegalStateException: socket bug"), closed);
+            assertFalse(ch.isOpen());
+        } finally {
+            ch.finishAndReleaseAll();
+        }
+    }
 }
