@@ -7,6 +7,7 @@ import java.util.Arrays;
  * ({@code Enable-Native-Access: ALL-UNNAMED}, honoured for {@code java -jar}):
  * <pre>
  * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|netty|readme|shm-producer|shm-consumer|amqp [args...]
+ * java -jar ysuite-examples/target/ysuite-examples.jar local_thr|remote_thr|local_lat|remote_lat &lt;endpoint&gt; &lt;message-size&gt; &lt;count&gt;
  * </pre>
  */
 public final class Main {
@@ -18,7 +19,8 @@ public final class Main {
      * Runs the example named by {@code args[0]}.
      *
      * @param args the example ({@code poll}, {@code epoll}, {@code nio}, {@code netty}, {@code readme},
-     *     {@code shm-producer}, {@code shm-consumer}, {@code amqp}) and its arguments
+     *     {@code shm-producer}, {@code shm-consumer}, {@code amqp}, or libzmq's perf tools over ysuite-zmq:
+     *     {@code local_thr}, {@code remote_thr}, {@code local_lat}, {@code remote_lat}: {@link ZmqPerf}) and its arguments
      * @throws Exception if the example fails
      */
     public static void main(String[] args) throws Exception {
@@ -49,13 +51,21 @@ public final class Main {
             case "amqp":
                 AmqpOrders.main(rest);
                 break;
+            case "local_thr":
+            case "remote_thr":
+            case "local_lat":
+            case "remote_lat":
+                ZmqPerf.main(which, rest);
+                break;
             default:
                 System.err.println("usage: java -jar ysuite-examples.jar poll|epoll|nio|readme "
                         + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]\n"
                         + "       java -jar ysuite-examples.jar netty [requestsPerClient [clients [epoll|nio]]]\n"
                         + "       java -jar ysuite-examples.jar shm-producer <file> <count>\n"
                         + "       java -jar ysuite-examples.jar shm-consumer <file> [waitSeconds]\n"
-                        + "       java -jar ysuite-examples.jar amqp <amqp-uri> [ordersPerWriter [writers]]");
+                        + "       java -jar ysuite-examples.jar amqp <amqp-uri> [ordersPerWriter [writers]]\n"
+                        + "       java -jar ysuite-examples.jar local_thr|local_lat <bind-to> <message-size> <count>\n"
+                        + "       java -jar ysuite-examples.jar remote_thr|remote_lat <connect-to> <message-size> <count>");
                 System.exit(2);
         }
     }

@@ -1,0 +1,160 @@
+/*
+ * libzmq's four perf tools as one program, written against libzmq's C API for ysuite's zmq report
+ * (same command lines, same output lines, so each side can be swapped for ysuite's or JeroMQ's):
+ *
+ *   zmq_perf local_thr  <bind-to>    <message-size> <message-count>   PULL, binds, prints the throughput
+ *   zmq_perf remote_thr <connect-to> <message-size> <message-count>   PUSH, connects, sends
+ *   zmq_perf local_lat  <bind-to>    <message-size> <roundtrip-count> REP, binds, echoes
+ *   zmq_perf remote_lat <connect-to> <message-size> <roundtrip-count> REQ, connects, prints the latency
+ *
+ * Throughput is timed from the first message received to the last; latency is the whole run's time
+ * over twice the round trips (half a round trip, as libzmq prints it). Default socket options.
+ * Build: gcc -O2 -o zmq_perf zmq_perf.c -lzmq
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+static uint64_t now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+}
+
+static void fail(const char *what) {
+    fprintf(stderr, "zmq_perf: %s: %s\n", what, zmq_strerror(zmq_errno()));
+    exit(1);
+}
+
+/* Receives one message into msg and checks its size. */
+static void receive_sized(void *s, zmq_msg_t *msg, size_t size) {
+    if (zmq_msg_recv(msg, s, 0) < 0) {
+        fail("zmq_msg_recv");
+    }
+    if (zmq_msg_size(msg) != size) {
+        fprintf(stderr, "zmq_perf: message of %zu B, expected %zu B\n", zmq_msg_size(msg), size);
+        exit(1);
+    }
+}
+
+static int local_thr(void *ctx, const char *ep, size_t size, long count) {
+    void *s = zmq_socket(ctx, ZMQ_PULL);
+    zmq_msg_t msg;
+    if (s == NULL || zmq_bind(s, ep) != 0) {
+        fail("bind");
+    }
+    zmq_msg_init(&msg);
+    receive_sized(s, &msg, size);
+    uint64_t start = now_us();
+    for (long i = 1; i < count; i++) {
+        receive_sized(s, &msg, size);
+    }
+    uint64_t elapsed = now_us() - start;
+    if (elapsed == 0) {
+        elapsed = 1;
+    }
+    zmq_msg_close(&msg);
+    unsigned long throughput = (unsigned long) ((double) count / (double) elapsed * 1000000.0);
+    double megabits = (double) throughput * (double) size * 8.0 / 1000000.0;
+    printf("message size: %d [B]\n", (int) size);
+    printf("message count: %d\n", (int) count);
+    printf("mean throughput: %d [msg/s]\n", (int) throughput);
+    printf("mean throughput: %.3f [Mb/s]\n", megabits);
+    zmq_close(s);
+    return 0;
+}
+
+static int remote_thr(void *ctx, const char *ep, size_t size, long count) {
+    void *s = zmq_socket(ctx, ZMQ_PUSH);
+    if (s == NULL || zmq_connect(s, ep) != 0) {
+        fail("connect");
+    }
+    for (long i = 0; i < count; i++) {
+        zmq_msg_t msg;
+        if (zmq_msg_init_size(&msg, size) != 0) {
+            fail("zmq_msg_init_size");
+        }
+        memset(zmq_msg_data(&msg), 0, size);
+        if (zmq_msg_send(&msg, s, 0) < 0) {
+            fail("zmq_msg_send");
+        }
+    }
+    zmq_close(s); /* the default linger (forever) delivers every message before zmq_ctx_term returns */
+    return 0;
+}
+
+static int local_lat(void *ctx, const char *ep, size_t size, long count) {
+    void *s = zmq_socket(ctx, ZMQ_REP);
+    zmq_msg_t msg;
+    if (s == NULL || zmq_bind(s, ep) != 0) {
+        fail("bind");
+    }
+    zmq_msg_init(&msg);
+    for (long i = 0; i < count; i++) {
+        receive_sized(s, &msg, size);
+        if (zmq_msg_send(&msg, s, 0) < 0) {
+            fail("zmq_msg_send");
+        }
+    }
+    zmq_msg_close(&msg);
+    zmq_close(s);
+    return 0;
+}
+
+static int remote_lat(void *ctx, const char *ep, size_t size, long count) {
+    void *s = zmq_socket(ctx, ZMQ_REQ);
+    zmq_msg_t msg;
+    if (s == NULL || zmq_connect(s, ep) != 0) {
+        fail("connect");
+    }
+    zmq_msg_init_size(&msg, size);
+    memset(zmq_msg_data(&msg), 0, size);
+    uint64_t start = now_us();
+    for (long i = 0; i < count; i++) {
+        if (zmq_msg_send(&msg, s, 0) < 0) {
+            fail("zmq_msg_send");
+        }
+        receive_sized(s, &msg, size);
+    }
+    uint64_t elapsed = now_us() - start;
+    zmq_msg_close(&msg);
+    double latency = (double) elapsed / (count * 2.0);
+    printf("message size: %d [B]\n", (int) size);
+    printf("roundtrip count: %d\n", (int) count);
+    printf("average latency: %.3f [us]\n", latency);
+    zmq_close(s);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: zmq_perf local_thr|remote_thr|local_lat|remote_lat <endpoint> <message-size> <count>\n");
+        return 2;
+    }
+    const char *ep = argv[2];
+    long size = atol(argv[3]);
+    long count = atol(argv[4]);
+    if (size < 0 || count < 1) {
+        fprintf(stderr, "zmq_perf: message-size %ld must be >= 0 and count %ld >= 1\n", size, count);
+        return 2;
+    }
+    void *ctx = zmq_ctx_new();
+    int rc;
+    if (strcmp(argv[1], "local_thr") == 0) {
+        rc = local_thr(ctx, ep, (size_t) size, count);
+    } else if (strcmp(argv[1], "remote_thr") == 0) {
+        rc = remote_thr(ctx, ep, (size_t) size, count);
+    } else if (strcmp(argv[1], "local_lat") == 0) {
+        rc = local_lat(ctx, ep, (size_t) size, count);
+    } else if (strcmp(argv[1], "remote_lat") == 0) {
+        rc = remote_lat(ctx, ep, (size_t) size, count);
+    } else {
+        fprintf(stderr, "zmq_perf: unknown tool %s\n", argv[1]);
+        return 2;
+    }
+    zmq_ctx_term(ctx);
+    return rc;
+}

@@ -1,0 +1,135 @@
+package org.ysuite.examples;
+
+import java.util.Locale;
+import org.ysuite.zmq.SocketType;
+import org.ysuite.zmq.ZmqContext;
+import org.ysuite.zmq.ZmqSocket;
+
+/**
+ * libzmq's four perf tools ({@code perf/local_thr}, {@code remote_thr}, {@code local_lat},
+ * {@code remote_lat}) over ysuite-zmq, with libzmq's command lines and output lines, so that either
+ * side can be swapped for libzmq's own tools (or any other ZeroMQ's) in one run:
+ * <pre>
+ * java -jar ysuite-examples.jar local_thr  &lt;bind-to&gt;    &lt;message-size&gt; &lt;message-count&gt;
+ * java -jar ysuite-examples.jar remote_thr &lt;connect-to&gt; &lt;message-size&gt; &lt;message-count&gt;
+ * java -jar ysuite-examples.jar local_lat  &lt;bind-to&gt;    &lt;message-size&gt; &lt;roundtrip-count&gt;
+ * java -jar ysuite-examples.jar remote_lat &lt;connect-to&gt; &lt;message-size&gt; &lt;roundtrip-count&gt;
+ * </pre>
+ * Throughput: {@code local_thr} binds a PULL socket and times from the first message received to
+ * the last, printing {@code message size: N [B]}, {@code message count: N},
+ * {@code mean throughput: N [msg/s]} and {@code mean throughput: N.NNN [Mb/s]}; {@code remote_thr}
+ * connects a PUSH socket, sends, and closes with an unbounded linger so every message arrives.
+ * Latency: {@code local_lat} binds a REP socket and echoes; {@code remote_lat} connects a REQ
+ * socket and prints {@code message size: N [B]}, {@code roundtrip count: N} and
+ * {@code average latency: N.NNN [us]}, the run's time over twice the round trips (half a round
+ * trip, as libzmq prints it). Default socket options otherwise; one I/O thread, as libzmq's tools.
+ */
+public final class ZmqPerf {
+
+    private ZmqPerf() {
+    }
+
+    /**
+     * Runs the tool {@code tool} with libzmq's arguments.
+     *
+     * @param tool {@code local_thr}, {@code remote_thr}, {@code local_lat} or {@code remote_lat}
+     * @param args the endpoint, the message size in bytes and the message (or round trip) count
+     */
+    public static void main(String tool, String[] args) {
+        if (args.length != 3) {
+            System.err.println("usage: " + tool + " <" + (tool.startsWith("local") ? "bind-to" : "connect-to")
+                    + "> <message-size> <" + (tool.endsWith("thr") ? "message-count" : "roundtrip-count") + ">");
+            System.exit(1);
+        }
+        String endpoint = args[0];
+        int size = Integer.parseInt(args[1]);
+        long count = Long.parseLong(args[2]);
+        if (size < 0 || count < 1) {
+            throw new IllegalArgumentException("message-size " + size + " must be >= 0 and count " + count + " >= 1");
+        }
+        try (ZmqContext ctx = ZmqContext.create()) {
+            switch (tool) {
+                case "local_thr":
+                    localThr(ctx, endpoint, size, count);
+                    break;
+                case "remote_thr":
+                    remoteThr(ctx, endpoint, size, count);
+                    break;
+                case "local_lat":
+                    localLat(ctx, endpoint, size, count);
+                    break;
+                case "remote_lat":
+                    remoteLat(ctx, endpoint, size, count);
+                    break;
+                default:
+                    throw new IllegalArgumentException("tool " + tool + ": not local_thr, remote_thr, local_lat or remote_lat");
+            }
+        }
+    }
+
+    /** Receives one frame into {@code buf}, which must be exactly {@code size} bytes. */
+    private static void receiveSized(ZmqSocket s, byte[] buf, int size) {
+        int n = s.receive(buf, 0, buf.length, 0);
+        if (n != size) {
+            throw new IllegalStateException("message of " + n + " B, expected " + size + " B");
+        }
+    }
+
+    private static void localThr(ZmqContext ctx, String endpoint, int size, long count) {
+        try (ZmqSocket s = ctx.socket(SocketType.PULL)) {
+            s.bind(endpoint);
+            byte[] buf = new byte[Math.max(size, 1)];
+            receiveSized(s, buf, size);
+            long start = System.nanoTime();
+            for (long i = 1; i < count; i++) {
+                receiveSized(s, buf, size);
+            }
+            long elapsedUs = Math.max(1, (System.nanoTime() - start) / 1000);
+            long throughput = (long) ((double) count / (double) elapsedUs * 1_000_000.0);
+            double megabits = (double) throughput * size * 8.0 / 1_000_000.0;
+            System.out.printf(Locale.ROOT, "message size: %d [B]%n", size);
+            System.out.printf(Locale.ROOT, "message count: %d%n", count);
+            System.out.printf(Locale.ROOT, "mean throughput: %d [msg/s]%n", throughput);
+            System.out.printf(Locale.ROOT, "mean throughput: %.3f [Mb/s]%n", megabits);
+        }
+    }
+
+    private static void remoteThr(ZmqContext ctx, String endpoint, int size, long count) {
+        try (ZmqSocket s = ctx.socket(SocketType.PUSH)) {
+            s.setLinger(-1); // every message reaches local_thr before close returns
+            s.connect(endpoint);
+            byte[] m = new byte[size];
+            for (long i = 0; i < count; i++) {
+                s.send(m, 0);
+            }
+        }
+    }
+
+    private static void localLat(ZmqContext ctx, String endpoint, int size, long count) {
+        try (ZmqSocket s = ctx.socket(SocketType.REP)) {
+            s.setLinger(-1); // the last reply reaches remote_lat before close returns
+            s.bind(endpoint);
+            byte[] buf = new byte[Math.max(size, 1)];
+            for (long i = 0; i < count; i++) {
+                receiveSized(s, buf, size);
+                s.send(buf, 0, size, 0);
+            }
+        }
+    }
+
+    private static void remoteLat(ZmqContext ctx, String endpoint, int size, long count) {
+        try (ZmqSocket s = ctx.socket(SocketType.REQ)) {
+            s.connect(endpoint);
+            byte[] buf = new byte[Math.max(size, 1)];
+            long start = System.nanoTime();
+            for (long i = 0; i < count; i++) {
+                s.send(buf, 0, size, 0);
+                receiveSized(s, buf, size);
+            }
+            long elapsedUs = (System.nanoTime() - start) / 1000;
+            System.out.printf(Locale.ROOT, "message size: %d [B]%n", size);
+            System.out.printf(Locale.ROOT, "roundtrip count: %d%n", count);
+            System.out.printf(Locale.ROOT, "average latency: %.3f [us]%n", (double) elapsedUs / (count * 2.0));
+        }
+    }
+}
