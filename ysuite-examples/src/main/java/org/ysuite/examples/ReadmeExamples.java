@@ -11,15 +11,19 @@ import org.ysuite.YMailbox;
 import org.ysuite.YPipe;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
+import org.ysuite.zmq.SocketType;
+import org.ysuite.zmq.ZmqContext;
+import org.ysuite.zmq.ZmqSocket;
 
 /**
- * The README's two programs and docs/using.md's off-heap one, runnable: {@code PipeExample} (a writer and a reader over a
+ * The README's three programs and docs/using.md's off-heap one, runnable: {@code PipeExample} (a writer and a reader over a
  * {@link YPipe} woken by a {@link YSemaphore}), {@code MailboxExample} (three writers to one
  * reader through a {@link YMailbox}, stopped by {@link YMailbox#close()}) and
  * {@code OffHeapPipeExample} (byte messages through an {@link OffHeapYPipe}, read as views with
- * {@code readBatch}, the reader waiting in {@code awaitMessage}).
+ * {@code readBatch}, the reader waiting in {@code awaitMessage}) and the README's {@code ZmqExample}
+ * (a two-frame message from a ZeroMQ PUSH socket to a PULL socket over TCP).
  *
- * <p>The three classes below this one are the README's code blocks, character for character
+ * <p>The four classes below this one are the README's code blocks, character for character
  * (without this file's package line; their imports are among this file's): the examples' tests
  * check that every {@code java} block of the README appears here and compiles on its own as
  * pasted, and run the programs.
@@ -34,7 +38,7 @@ public final class ReadmeExamples {
     }
 
     /**
-     * Runs the three examples; they print to {@link System#out}.
+     * Runs the four examples; they print to {@link System#out}.
      *
      * @param args ignored
      * @throws InterruptedException if interrupted while joining a thread
@@ -43,6 +47,7 @@ public final class ReadmeExamples {
         runPipeExample();
         runMailboxExample();
         runOffHeapPipeExample();
+        runZmqExample();
     }
 
     /**
@@ -70,6 +75,13 @@ public final class ReadmeExamples {
      */
     public static void runOffHeapPipeExample() throws InterruptedException {
         OffHeapPipeExample.main(new String[0]);
+    }
+
+    /**
+     * Runs the README's ZeroMQ program, which prints {@code order} and {@code true 42}.
+     */
+    public static void runZmqExample() {
+        ZmqExample.main(new String[0]);
     }
 }
 
@@ -217,5 +229,23 @@ class OffHeapPipeExample {
             pipe.awaitSpace(message.remaining());              // wait until the reader frees room
         }
         pipe.flush();                                          // wakes the reader if it sleeps
+    }
+}
+
+class ZmqExample {
+    public static void main(String[] args) {
+        try (ZmqContext ctx = ZmqContext.create()) {             // owns the I/O thread
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.setLinger(0);
+            pull.bind("tcp://127.0.0.1:0");                      // port 0: the system picks one
+            ZmqSocket push = ctx.socket(SocketType.PUSH);        // or libzmq's, pyzmq's, JeroMQ's
+            push.setLinger(1000);                                // close waits at most 1 s to send
+            push.connect(pull.lastEndpoint());
+
+            push.send("order", ZmqSocket.SNDMORE);               // a message of two frames
+            push.send("42", 0);
+            System.out.println(pull.receiveString(0));           // order
+            System.out.println(pull.hasReceiveMore() + " " + pull.receiveString(0)); // true 42
+        }                                                        // closes both sockets, stops the thread
     }
 }

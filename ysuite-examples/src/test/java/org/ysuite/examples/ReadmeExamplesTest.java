@@ -52,4 +52,9 @@ class ReadmeExamplesTest {
                     run(ReadmeExamples::runOffHeapPipeExample));
         }
     }
+
+    @Test
+    void zmqExampleReceivesTheTwoFrameMessage() {
+        assertEquals("order\ntrue 42\n", run(ReadmeExamples::runZmqExample));
+    }
 }

@@ -64,7 +64,7 @@ class ReadmeSnippetsTest {
     /** The README's {@code java} blocks, then the off-heap example's in docs/using.md. */
     static List<String> readmeJavaBlocks() throws IOException {
         List<String> blocks = javaBlocks("README.md");
-        assertEquals(2, blocks.size(), "the README's java blocks: the pipe and the mailbox example");
+        assertEquals(3, blocks.size(), "the README's java blocks: the pipe, the mailbox and the ZeroMQ example");
         List<String> offHeap = javaBlocks("docs/using.md");
         assertEquals(1, offHeap.size(), "docs/using.md's java blocks: the off-heap pipe example");
         blocks.addAll(offHeap);
@@ -149,8 +149,10 @@ class ReadmeSnippetsTest {
     void everyReadmeBlockCompilesAsPasted(@TempDir Path out) throws Exception {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertNotNull(javac, "the tests need a JDK's compiler");
-        // ysuite-core and what its public signatures name; nothing of the examples module
-        String classPath = location(YPipe.class) + File.pathSeparator + location(jnr.ffi.Pointer.class);
+        // ysuite-core, ysuite-zmq and what their public signatures name; nothing of the examples module
+        String classPath = String.join(File.pathSeparator, location(YPipe.class), location(jnr.ffi.Pointer.class),
+                location(org.ysuite.zmq.ZmqSocket.class), location(io.netty.channel.Channel.class),
+                location(io.netty.buffer.ByteBuf.class), location(io.netty.util.ReferenceCounted.class));
         for (String block : readmeJavaBlocks()) {
             String name = className(block);
             Path dir = Files.createDirectories(out.resolve(name));
