@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ysuite.zmq.SocketType;
@@ -42,8 +42,8 @@ class ZmtpInteropPatternsTest {
 
     @BeforeEach
     void setUp() throws InterruptedException {
-        Assumptions.assumeTrue(PythonPeer.python() != null,
-                "no python3 with pyzmq (Debian: python3-zmq) to play libzmq's side");
+        Assertions.assertNotNull(PythonPeer.python(),
+                "no python3 with pyzmq to play libzmq's side: install it with bash .ci/zmq.sh (Debian's python3-zmq)");
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     }
 
