@@ -1,24 +1,19 @@
-// Over 500 lines: the public socket API and its javadoc (endpoints, send/receive variants, options by
-// name and setter, close); the per-type send/receive rules are in SocketRules and its subclasses.
+// Over 500 lines: about 410 of them are the public API, 46 methods with their javadoc (endpoints, four send
+// and three receive variants, subscriptions, fd, the options by setter, getter and name, close); the rest
+// is what those share (a message's frames, the wait loops, peers arriving and leaving). The per-type rules
+// are in SocketRules and its subclasses, the waiting in SocketSignals, the endpoints in SocketEndpoints.
 package org.ysuite.zmq;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.Signaler;
-import org.ysuite.YSemaphore;
-import org.ysuite.YSocketPair;
 import org.ysuite.zmq.internal.Endpoint;
-import org.ysuite.zmq.internal.EndpointHandle;
 import org.ysuite.zmq.internal.Lane;
 import org.ysuite.zmq.internal.LoadBalancer;
 import org.ysuite.zmq.internal.Peer;
@@ -58,9 +53,7 @@ public final class ZmqSocket implements AutoCloseable {
     private final ZmqContext context;
     private final SocketType type;
     private final SocketOptions options = new SocketOptions();
-    private final YSemaphore signal = new YSemaphore();
-    private final List<Signaler> extraSignals = new CopyOnWriteArrayList<>();
-    private volatile YSocketPair fdSignal;
+    private final SocketSignals signals = new SocketSignals();
     private final ConcurrentLinkedQueue<Object[]> commands = new ConcurrentLinkedQueue<>();
     /** Every peer whose transport is up, for close (any thread). */
     private final Set<Peer> live = ConcurrentHashMap.newKeySet();
@@ -74,12 +67,10 @@ public final class ZmqSocket implements AutoCloseable {
     private boolean receiveMore;
     private final ArrayList<byte[]> sendParts = new ArrayList<>();
 
-    private final Map<String, AutoCloseable> bound = new HashMap<>();
-    private final Map<String, AutoCloseable> connected = new HashMap<>();
+    private final SocketEndpoints endpoints = new SocketEndpoints();
     private String lastEndpoint = "";
     private volatile ZmqEventListener listener;
     private volatile boolean closed;
-    private volatile boolean terminated;
 
     private final SocketBridge bridge = new SocketBridge() {
         @Override
@@ -115,10 +106,7 @@ public final class ZmqSocket implements AutoCloseable {
 
         @Override
         public void wake() {
-            signal.signal(0);
-            for (Signaler s : extraSignals) {
-                s.signal(0);
-            }
+            signals.wake();
         }
 
         @Override
@@ -166,10 +154,7 @@ public final class ZmqSocket implements AutoCloseable {
         Endpoint ep = Endpoint.parse(endpoint);
         String[] resolved = new String[1];
         AutoCloseable handle = context.bind(bridge, ep, resolved);
-        bound.put(resolved[0], handle);
-        if (!resolved[0].equals(endpoint)) {
-            bound.put(endpoint, handle);
-        }
+        endpoints.bound(endpoint, resolved[0], handle);
         lastEndpoint = resolved[0];
     }
 
@@ -183,10 +168,7 @@ public final class ZmqSocket implements AutoCloseable {
         checkOpen();
         Endpoint ep = Endpoint.parse(endpoint);
         AutoCloseable handle = context.connect(bridge, ep);
-        AutoCloseable old = connected.put(endpoint, handle);
-        if (old != null) {
-            closeQuietly(old);
-        }
+        endpoints.connected(endpoint, handle);
         lastEndpoint = endpoint;
     }
 
@@ -198,12 +180,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void unbind(String endpoint) {
         checkOpen();
-        AutoCloseable h = bound.remove(endpoint);
-        if (h == null) {
+        if (!endpoints.unbind(endpoint)) {
             throw new ZmqException(ZmqError.ENOENT, "unbind: not bound to " + endpoint);
         }
-        bound.values().removeIf(v -> v == h);
-        closeQuietly(h);
     }
 
     /**
@@ -213,11 +192,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void disconnect(String endpoint) {
         checkOpen();
-        AutoCloseable h = connected.remove(endpoint);
-        if (h == null) {
+        if (!endpoints.disconnect(endpoint)) {
             throw new ZmqException(ZmqError.ENOENT, "disconnect: not connected to " + endpoint);
         }
-        closeQuietly(h);
     }
 
     /** The last endpoint bound (port resolved) or connected, libzmq's ZMQ_LAST_ENDPOINT; "" if none. */
@@ -297,14 +274,14 @@ public final class ZmqSocket implements AutoCloseable {
             m[m.length - 1] = frame;
             message = m;
         }
-        long deadline = deadline((flags & DONTWAIT) != 0 ? 0 : options.sendTimeout);
+        long deadline = SocketSignals.deadline((flags & DONTWAIT) != 0 ? 0 : options.sendTimeout);
         for (;;) {
             processCommands();
             if (rules.trySend(message)) {
                 sendParts.clear();
                 return true;
             }
-            if (!await(deadline)) {
+            if (!signals.await(deadline)) {
                 if ((flags & DONTWAIT) != 0) {
                     return false;
                 }
@@ -362,12 +339,9 @@ public final class ZmqSocket implements AutoCloseable {
     private byte[] nextFrame(int flags) {
         checkOpen();
         if (current == null) {
-            long deadline = deadline((flags & DONTWAIT) != 0 ? 0 : options.receiveTimeout);
+            long deadline = SocketSignals.deadline((flags & DONTWAIT) != 0 ? 0 : options.receiveTimeout);
             for (;;) {
-                YSocketPair fdp = fdSignal;
-                if (fdp != null) {
-                    fdp.check(id -> { });
-                }
+                signals.clearFd();
                 processCommands();
                 Object m = rules.tryReceive();
                 if (m != null) {
@@ -375,7 +349,7 @@ public final class ZmqSocket implements AutoCloseable {
                     currentIndex = 0;
                     break;
                 }
-                if (!await(deadline)) {
+                if (!signals.await(deadline)) {
                     receiveMore = false;
                     return null;
                 }
@@ -460,40 +434,6 @@ public final class ZmqSocket implements AutoCloseable {
         rules.detached(p);
     }
 
-    // ---------------------------------------------------------------- waiting
-
-    private static long deadline(int timeoutMillis) {
-        if (timeoutMillis < 0) {
-            return Long.MAX_VALUE;
-        }
-        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    }
-
-    /** Waits for a wake-up until {@code deadline}; false once it has passed. */
-    private boolean await(long deadline) {
-        if (terminated) {
-            throw new ZmqException(ZmqError.ETERM, "the socket's context was closed");
-        }
-        try {
-            if (deadline == Long.MAX_VALUE) {
-                signal.await();
-            } else {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                signal.await(left, TimeUnit.NANOSECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ZmqException(ZmqError.EINTR, "interrupted while waiting", e);
-        }
-        if (terminated) {
-            throw new ZmqException(ZmqError.ETERM, "the socket's context was closed");
-        }
-        return true;
-    }
-
     // ---------------------------------------------------------------- polling
 
     /**
@@ -526,12 +466,12 @@ public final class ZmqSocket implements AutoCloseable {
 
     /** Adds a signaler fired whenever the socket may have become ready (a poller's). */
     void addSignal(Signaler s) {
-        extraSignals.add(s);
+        signals.add(s);
     }
 
     /** Removes a signaler added by {@link #addSignal}. */
     void removeSignal(Signaler s) {
-        extraSignals.remove(s);
+        signals.remove(s);
     }
 
     /**
@@ -541,13 +481,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public int fd() {
         checkOpen();
-        YSocketPair p = fdSignal;
-        if (p == null) {
-            p = new YSocketPair().named("zmq-" + type + "-fd");
-            fdSignal = p;
-            extraSignals.add(p);
-        }
-        return p.fd();
+        return signals.fd("zmq-" + type + "-fd");
     }
 
     /** Tells {@code l} of connection events from now on (null: none). See {@link ZmqEventListener}. */
@@ -733,14 +667,7 @@ public final class ZmqSocket implements AutoCloseable {
         }
         closed = true;
         // stop accepting and reconnecting; the connections themselves stay up for the linger
-        for (AutoCloseable h : bound.values()) {
-            stopQuietly(h);
-        }
-        for (AutoCloseable h : connected.values()) {
-            stopQuietly(h);
-        }
-        bound.clear();
-        connected.clear();
+        endpoints.stop();
         long deadline = lingerMillis < 0 ? Long.MAX_VALUE
                 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMillis);
         for (Peer p : live) {
@@ -752,42 +679,15 @@ public final class ZmqSocket implements AutoCloseable {
             p.close();
         }
         live.clear();
-        for (AutoCloseable h : stopped) {
-            closeQuietly(h);
-        }
-        stopped.clear();
-        YSocketPair f = fdSignal;
-        if (f != null) {
-            f.close();
-        }
+        endpoints.closeStopped();
+        signals.close();
         context.closed(this);
     }
 
     /** Marks the socket terminated by its context: a blocked call throws ETERM. */
     void terminate() {
-        terminated = true;
-        bridge.wake();
+        signals.terminate();
     }
-
-    private final List<AutoCloseable> stopped = new ArrayList<>();
-
-    private void stopQuietly(AutoCloseable c) {
-        if (c instanceof EndpointHandle h) {
-            h.stop();
-            stopped.add(c);
-        } else {
-            closeQuietly(c);
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception ignored) {
-            // closing a listener or connector does not fail in a way the caller could act on
-        }
-    }
-
 
     @Override
     public String toString() {
