@@ -1,32 +1,24 @@
-// Over 500 lines: the public socket API with its javadoc (send/receive variants, options by name) and
-// the per-type rules of libzmq 4.3 (load balancing, fair queueing, envelopes, routing, subscriptions),
-// which share the socket's state and would only be split by exposing it.
+// Over 500 lines: about 410 of them are the public API, 46 methods with their javadoc (endpoints, four send
+// and three receive variants, subscriptions, fd, the options by setter, getter and name, close); the rest
+// is what those share (a message's frames, the wait loops, peers arriving and leaving). The per-type rules
+// are in SocketRules and its subclasses, the waiting in SocketSignals, the endpoints in SocketEndpoints.
 package org.ysuite.zmq;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.ysuite.Signaler;
-import org.ysuite.YSemaphore;
-import org.ysuite.YSocketPair;
 import org.ysuite.zmq.internal.Endpoint;
-import org.ysuite.zmq.internal.EndpointHandle;
 import org.ysuite.zmq.internal.Lane;
+import org.ysuite.zmq.internal.LoadBalancer;
 import org.ysuite.zmq.internal.Peer;
 import org.ysuite.zmq.internal.SocketBridge;
 import org.ysuite.zmq.internal.SocketOptions;
-import org.ysuite.zmq.internal.Subscriptions;
 
 /**
  * A ZeroMQ socket with libzmq 4.3's semantics for its {@link SocketType}, over {@code tcp://},
@@ -58,53 +50,27 @@ public final class ZmqSocket implements AutoCloseable {
     /** More frames of the same message follow (libzmq ZMQ_SNDMORE). */
     public static final int SNDMORE = 2;
 
-    private static final byte[] EMPTY = new byte[0];
-
     private final ZmqContext context;
     private final SocketType type;
     private final SocketOptions options = new SocketOptions();
-    private final YSemaphore signal = new YSemaphore();
-    private final List<Signaler> extraSignals = new CopyOnWriteArrayList<>();
-    private volatile YSocketPair fdSignal;
+    private final SocketSignals signals = new SocketSignals();
     private final ConcurrentLinkedQueue<Object[]> commands = new ConcurrentLinkedQueue<>();
     /** Every peer whose transport is up, for close (any thread). */
     private final Set<Peer> live = ConcurrentHashMap.newKeySet();
-    /** Peers that take messages (socket thread). */
-    private final List<Peer> outPeers = new ArrayList<>();
-    /** Peers whose inbound lane may hold messages (socket thread). */
-    private final List<Peer> inPeers = new ArrayList<>();
-    private final Map<ByteBuffer, Peer> byRoutingId = new HashMap<>();
-    private int nextRoutingId = ThreadLocalRandom.current().nextInt();
-    private int outIndex;
-    private int inIndex;
-    private Peer lastInPeer;
+    /** The type's send and receive rules (socket thread). */
+    private final SocketRules rules;
+    /** The rules' outbound peers, where sends find arrays to reuse. */
+    private final LoadBalancer outPeers;
 
     private Object current;
     private int currentIndex;
     private boolean receiveMore;
     private final ArrayList<byte[]> sendParts = new ArrayList<>();
 
-    private boolean requestSent;
-    private Peer requestPeer;
-    private byte[][] replyEnvelope;
-    private Peer replyPeer;
-
-    /**
-     * SUB/XSUB: the subscriptions, and the lock under which the peers' out lanes are written (a lane has one
-     * writer at a time: the attaching thread writes the subscriptions, then the application thread; the lock
-     * orders them).
-     */
-    private final Subscriptions ownSubscriptions = new Subscriptions();
-    private final Object subscriptionLock = new Object();
-    private final Subscriptions allSubscriptions = new Subscriptions();
-    private final ArrayDeque<byte[]> upstream = new ArrayDeque<>();
-
-    private final Map<String, AutoCloseable> bound = new HashMap<>();
-    private final Map<String, AutoCloseable> connected = new HashMap<>();
+    private final SocketEndpoints endpoints = new SocketEndpoints();
     private String lastEndpoint = "";
     private volatile ZmqEventListener listener;
     private volatile boolean closed;
-    private volatile boolean terminated;
 
     private final SocketBridge bridge = new SocketBridge() {
         @Override
@@ -119,18 +85,7 @@ public final class ZmqSocket implements AutoCloseable {
 
         @Override
         public void attach(Peer peer) {
-            if (type == SocketType.SUB || type == SocketType.XSUB) {
-                // the subscriptions go out before anything else, from whichever thread attaches, so that a
-                // publisher that connects while the application thread is busy elsewhere gets them
-                synchronized (subscriptionLock) {
-                    for (byte[] prefix : ownSubscriptions.prefixes()) {
-                        peer.out.write(subscriptionMessage(prefix, true));
-                    }
-                    live.add(peer);
-                }
-            } else {
-                live.add(peer);
-            }
+            rules.goingLive(peer);
             if (closed) {
                 // the socket closed while this peer shook hands: close() either saw it in live or did not;
                 // closing it here too is harmless (closing twice is a no-op)
@@ -151,10 +106,7 @@ public final class ZmqSocket implements AutoCloseable {
 
         @Override
         public void wake() {
-            signal.signal(0);
-            for (Signaler s : extraSignals) {
-                s.signal(0);
-            }
+            signals.wake();
         }
 
         @Override
@@ -173,6 +125,8 @@ public final class ZmqSocket implements AutoCloseable {
     ZmqSocket(ZmqContext context, SocketType type) {
         this.context = context;
         this.type = type;
+        this.rules = SocketRules.of(type, options, live);
+        this.outPeers = rules.out;
     }
 
     /** The socket's type. */
@@ -200,10 +154,7 @@ public final class ZmqSocket implements AutoCloseable {
         Endpoint ep = Endpoint.parse(endpoint);
         String[] resolved = new String[1];
         AutoCloseable handle = context.bind(bridge, ep, resolved);
-        bound.put(resolved[0], handle);
-        if (!resolved[0].equals(endpoint)) {
-            bound.put(endpoint, handle);
-        }
+        endpoints.bound(endpoint, resolved[0], handle);
         lastEndpoint = resolved[0];
     }
 
@@ -217,10 +168,7 @@ public final class ZmqSocket implements AutoCloseable {
         checkOpen();
         Endpoint ep = Endpoint.parse(endpoint);
         AutoCloseable handle = context.connect(bridge, ep);
-        AutoCloseable old = connected.put(endpoint, handle);
-        if (old != null) {
-            closeQuietly(old);
-        }
+        endpoints.connected(endpoint, handle);
         lastEndpoint = endpoint;
     }
 
@@ -232,12 +180,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void unbind(String endpoint) {
         checkOpen();
-        AutoCloseable h = bound.remove(endpoint);
-        if (h == null) {
+        if (!endpoints.unbind(endpoint)) {
             throw new ZmqException(ZmqError.ENOENT, "unbind: not bound to " + endpoint);
         }
-        bound.values().removeIf(v -> v == h);
-        closeQuietly(h);
     }
 
     /**
@@ -247,11 +192,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void disconnect(String endpoint) {
         checkOpen();
-        AutoCloseable h = connected.remove(endpoint);
-        if (h == null) {
+        if (!endpoints.disconnect(endpoint)) {
             throw new ZmqException(ZmqError.ENOENT, "disconnect: not connected to " + endpoint);
         }
-        closeQuietly(h);
     }
 
     /** The last endpoint bound (port resolved) or connected, libzmq's ZMQ_LAST_ENDPOINT; "" if none. */
@@ -306,14 +249,11 @@ public final class ZmqSocket implements AutoCloseable {
      * stream of same-sized messages), else a new one.
      */
     private byte[] reusable(int length) {
-        int n = outPeers.size();
-        if (n > 0) {
-            Lane r = outPeers.get(outIndex < n ? outIndex : 0).recycle;
-            if (r != null) {
-                Object b = r.read();
-                if (b != null && ((byte[]) b).length == length) {
-                    return (byte[]) b;
-                }
+        Lane r = outPeers.recycle();
+        if (r != null) {
+            Object b = r.read();
+            if (b != null && ((byte[]) b).length == length) {
+                return (byte[]) b;
             }
         }
         return new byte[length];
@@ -321,17 +261,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     private boolean sendOwned(byte[] frame, int flags) {
         checkOpen();
-        if (type == SocketType.PULL || type == SocketType.SUB) {
-            throw new ZmqException(ZmqError.ENOTSUP, type + " sockets do not send");
-        }
-        if (sendParts.isEmpty()) {
-            if (type == SocketType.REQ && requestSent) {
-                throw new ZmqException(ZmqError.EFSM, "REQ: send after send; receive the reply first");
-            }
-            if (type == SocketType.REP && replyPeer == null && replyEnvelope == null) {
-                throw new ZmqException(ZmqError.EFSM, "REP: send without a request; receive one first");
-            }
-        }
+        rules.checkSend(sendParts.isEmpty());
         if ((flags & SNDMORE) != 0) {
             sendParts.add(frame);
             return true;
@@ -344,14 +274,14 @@ public final class ZmqSocket implements AutoCloseable {
             m[m.length - 1] = frame;
             message = m;
         }
-        long deadline = deadline((flags & DONTWAIT) != 0 ? 0 : options.sendTimeout);
+        long deadline = SocketSignals.deadline((flags & DONTWAIT) != 0 ? 0 : options.sendTimeout);
         for (;;) {
             processCommands();
-            if (trySend(message)) {
+            if (rules.trySend(message)) {
                 sendParts.clear();
                 return true;
             }
-            if (!await(deadline)) {
+            if (!signals.await(deadline)) {
                 if ((flags & DONTWAIT) != 0) {
                     return false;
                 }
@@ -359,111 +289,6 @@ public final class ZmqSocket implements AutoCloseable {
                         + options.sendTimeout + " ms (high-water mark " + options.sendHwm + " or no peer)");
             }
         }
-    }
-
-    /** One attempt at sending a whole message by the type's rules; false if it must wait. */
-    private boolean trySend(Object message) {
-        switch (type) {
-            case PUSH: case DEALER:
-                return loadBalance(message) != null;
-            case REQ: {
-                Peer p = loadBalance(prepend(EMPTY, message));
-                if (p == null) {
-                    return false;
-                }
-                requestSent = true;
-                requestPeer = p;
-                return true;
-            }
-            case PAIR: {
-                if (outPeers.isEmpty() || !outPeers.get(0).out.tryReserve()) {
-                    return false;
-                }
-                outPeers.get(0).out.write(message);
-                return true;
-            }
-            case PUB: case XPUB: {
-                readSubscriptions();
-                byte[] first = first(message);
-                boolean handedOut = false;
-                for (int i = 0, n = outPeers.size(); i < n; i++) {
-                    Peer p = outPeers.get(i);
-                    if (p.subscriptions.matches(first) && p.out.hasRoom()) {
-                        // a network peer's I/O thread only reads the arrays; an inproc peer hands them to its
-                        // application, so each inproc subscriber after the first gets its own copy
-                        p.out.write(p.inproc && handedOut ? copy(message) : message);
-                        handedOut |= p.inproc;
-                    }
-                }
-                return true;
-            }
-            case ROUTER:
-                return routerSend(message);
-            case REP: {
-                Peer p = replyPeer;
-                Object reply = replyEnvelope == null ? message : concat(replyEnvelope, message);
-                if (p != null && p.attached && p.out.hasRoom()) {
-                    p.out.write(reply);
-                }
-                replyPeer = null;
-                replyEnvelope = null;
-                return true;
-            }
-            case XSUB: {
-                byte[] first = first(message);
-                synchronized (subscriptionLock) {
-                    if (!(message instanceof byte[][]) && first.length > 0 && (first[0] == 0 || first[0] == 1)) {
-                        byte[] topic = java.util.Arrays.copyOfRange(first, 1, first.length);
-                        if (first[0] == 1) {
-                            ownSubscriptions.add(topic);
-                        } else {
-                            ownSubscriptions.remove(topic);
-                        }
-                    }
-                    for (Peer p : live) {
-                        if (p.out.hasRoom()) {
-                            p.out.write(message);
-                        }
-                    }
-                }
-                return true;
-            }
-            default:
-                throw new ZmqException(ZmqError.ENOTSUP, type + " sockets do not send");
-        }
-    }
-
-    private Peer loadBalance(Object message) {
-        int n = outPeers.size();
-        for (int k = 0; k < n; k++) {
-            int i = (outIndex + k) % n;
-            Peer p = outPeers.get(i);
-            if (p.out.tryReserve()) {
-                p.out.write(message);
-                outIndex = (i + 1) % n;
-                return p;
-            }
-        }
-        return null;
-    }
-
-    private boolean routerSend(Object message) {
-        if (!(message instanceof byte[][] m)) {
-            return true; // a routing id alone: nothing to send, as libzmq drops it
-        }
-        Peer p = byRoutingId.get(ByteBuffer.wrap(m[0]));
-        if (p == null) {
-            if (options.routerMandatory) {
-                throw new ZmqException(ZmqError.EHOSTUNREACH, "ROUTER: no peer with routing id "
-                        + hex(m[0]) + " (routerMandatory)");
-            }
-            return true;
-        }
-        if (!(options.routerMandatory ? p.out.tryReserve() : p.out.hasRoom())) {
-            return !options.routerMandatory; // dropped at the mark unless mandatory, which waits
-        }
-        p.out.write(m.length == 2 ? m[1] : java.util.Arrays.copyOfRange(m, 1, m.length));
-        return true;
     }
 
     // ---------------------------------------------------------------- receive
@@ -514,20 +339,17 @@ public final class ZmqSocket implements AutoCloseable {
     private byte[] nextFrame(int flags) {
         checkOpen();
         if (current == null) {
-            long deadline = deadline((flags & DONTWAIT) != 0 ? 0 : options.receiveTimeout);
+            long deadline = SocketSignals.deadline((flags & DONTWAIT) != 0 ? 0 : options.receiveTimeout);
             for (;;) {
-                YSocketPair fdp = fdSignal;
-                if (fdp != null) {
-                    fdp.check(id -> { });
-                }
+                signals.clearFd();
                 processCommands();
-                Object m = tryReceive();
+                Object m = rules.tryReceive();
                 if (m != null) {
                     current = m;
                     currentIndex = 0;
                     break;
                 }
-                if (!await(deadline)) {
+                if (!signals.await(deadline)) {
                     receiveMore = false;
                     return null;
                 }
@@ -549,127 +371,6 @@ public final class ZmqSocket implements AutoCloseable {
         return f;
     }
 
-    /** One attempt at receiving a whole message by the type's rules; null if none is there. */
-    private Object tryReceive() {
-        switch (type) {
-            case PUSH: case PUB:
-                throw new ZmqException(ZmqError.ENOTSUP, type + " sockets do not receive");
-            case XPUB:
-                readSubscriptions();
-                return upstream.poll();
-            case REQ: {
-                if (!requestSent) {
-                    throw new ZmqException(ZmqError.EFSM, "REQ: receive before send; send a request first");
-                }
-                for (;;) {
-                    Object m = requestPeer.in.read();
-                    if (m == null) {
-                        return null;
-                    }
-                    if (m instanceof byte[][] parts && parts[0].length == 0) {
-                        requestSent = false;
-                        requestPeer = null;
-                        return parts.length == 2 ? parts[1] : java.util.Arrays.copyOfRange(parts, 1, parts.length);
-                    }
-                    // not a reply with the delimiter: dropped, as libzmq's REQ does
-                }
-            }
-            case REP: {
-                if (replyPeer != null || replyEnvelope != null) {
-                    throw new ZmqException(ZmqError.EFSM, "REP: receive before the reply to the last request");
-                }
-                for (;;) {
-                    Object m = fairQueue();
-                    if (m == null) {
-                        return null;
-                    }
-                    if (!(m instanceof byte[][] parts)) {
-                        continue; // no envelope: malformed, dropped
-                    }
-                    int d = 0;
-                    while (d < parts.length && parts[d].length != 0) {
-                        d++;
-                    }
-                    if (d >= parts.length - 1) {
-                        continue; // no delimiter or no body: dropped
-                    }
-                    replyEnvelope = java.util.Arrays.copyOfRange(parts, 0, d + 1);
-                    replyPeer = lastInPeer;
-                    return d + 2 == parts.length ? parts[d + 1] : java.util.Arrays.copyOfRange(parts, d + 1, parts.length);
-                }
-            }
-            case ROUTER: {
-                Object m = fairQueue();
-                return m == null ? null : prepend(lastInPeer.routingId, m);
-            }
-            case SUB: case XSUB:
-                for (;;) {
-                    Object m = fairQueue();
-                    if (m == null || ownSubscriptions.matches(first(m))) {
-                        return m;
-                    }
-                }
-            default:
-                return fairQueue();
-        }
-    }
-
-    /** The next message from the peers in turn; drops peers that are gone and drained. */
-    private Object fairQueue() {
-        int n = inPeers.size();
-        for (int k = 0; k < n; k++) {
-            int i = (inIndex + k) % n;
-            Peer p = inPeers.get(i);
-            boolean gone = p.gone;
-            Object m = p.in.read();
-            if (m != null) {
-                inIndex = (i + 1) % n;
-                lastInPeer = p;
-                return m;
-            }
-            if (gone && !p.attached) {
-                inPeers.remove(i);
-                n--;
-                k--;
-                if (inIndex > i) {
-                    inIndex--;
-                }
-                if (n > 0) {
-                    inIndex %= n;
-                } else {
-                    inIndex = 0;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** PUB/XPUB: applies the subscriptions the peers sent; XPUB queues the new ones for the application. */
-    private void readSubscriptions() {
-        for (int i = 0; i < inPeers.size(); i++) {
-            Peer p = inPeers.get(i);
-            Object m;
-            while ((m = p.in.read()) != null) {
-                if (m instanceof byte[] b && b.length > 0 && (b[0] == 1 || b[0] == 0)) {
-                    byte[] topic = java.util.Arrays.copyOfRange(b, 1, b.length);
-                    if (b[0] == 1) {
-                        p.subscriptions.add(topic);
-                        if (allSubscriptions.add(topic) && type == SocketType.XPUB) {
-                            upstream.add(b);
-                        }
-                    } else if (p.subscriptions.contains(topic)) {
-                        p.subscriptions.remove(topic);
-                        if (allSubscriptions.remove(topic) && type == SocketType.XPUB) {
-                            upstream.add(b);
-                        }
-                    }
-                }
-            }
-            if (p.gone && !p.attached) {
-                inPeers.remove(i--);
-            }
-        }
-    }
 
     // ---------------------------------------------------------------- subscriptions
 
@@ -695,26 +396,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     private void subscription(byte[] prefix, boolean on) {
         checkOpen();
-        if (type != SocketType.SUB && type != SocketType.XSUB) {
-            throw new ZmqException(ZmqError.ENOTSUP, (on ? "subscribe" : "unsubscribe")
-                    + " is for SUB and XSUB sockets, not " + type);
-        }
-        synchronized (subscriptionLock) {
-            boolean changed = on ? ownSubscriptions.add(prefix) : ownSubscriptions.remove(prefix);
-            if (changed || on) {
-                byte[] m = subscriptionMessage(prefix, on);
-                for (Peer p : live) {
-                    p.out.write(m);
-                }
-            }
-        }
-    }
-
-    private static byte[] subscriptionMessage(byte[] prefix, boolean on) {
-        byte[] m = new byte[prefix.length + 1];
-        m[0] = (byte) (on ? 1 : 0);
-        System.arraycopy(prefix, 0, m, 1, prefix.length);
-        return m;
+        rules.subscription(prefix, on);
     }
 
     // ---------------------------------------------------------------- peers
@@ -736,22 +418,12 @@ public final class ZmqSocket implements AutoCloseable {
         if (p.gone || closed) {
             return;
         }
-        if (type == SocketType.PAIR && !outPeers.isEmpty()) {
+        if (!rules.accepts(p)) {
             p.close(); // PAIR talks to one peer; a second is refused, as libzmq does
             return;
         }
         p.attached = true;
-        outPeers.add(p);
-        inPeers.add(p);
-        if (type == SocketType.ROUTER) {
-            byte[] id = p.identity;
-            if (id.length == 0 || byRoutingId.containsKey(ByteBuffer.wrap(id))) {
-                int n = nextRoutingId++;
-                id = new byte[] {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
-            }
-            p.routingId = id;
-            byRoutingId.put(ByteBuffer.wrap(id), p);
-        }
+        rules.attached(p);
     }
 
     private void detachPeer(Peer p) {
@@ -759,60 +431,7 @@ public final class ZmqSocket implements AutoCloseable {
             return;
         }
         p.attached = false;
-        outPeers.remove(p);
-        outIndex = outPeers.isEmpty() ? 0 : outIndex % outPeers.size();
-        if (p.routingId != null) {
-            byRoutingId.remove(ByteBuffer.wrap(p.routingId), p);
-        }
-        if (type == SocketType.PUB || type == SocketType.XPUB) {
-            List<byte[]> prefixes = p.subscriptions.prefixes();
-            for (int i = 0; i < prefixes.size(); i++) {
-                for (int k = p.subscriptions.count(i); k > 0; k--) {
-                    if (allSubscriptions.remove(prefixes.get(i)) && type == SocketType.XPUB) {
-                        upstream.add(subscriptionMessage(prefixes.get(i), false));
-                    }
-                }
-            }
-        }
-        if (type == SocketType.PUSH || type == SocketType.PUB || (type == SocketType.REQ && p != requestPeer)) {
-            // nothing of use comes in (a REQ reads only the peer it asked; libzmq's REQ waits for a reply
-            // from a peer that left, and so does this one, until the application's timeout ends it)
-            inPeers.remove(p);
-        }
-    }
-
-    // ---------------------------------------------------------------- waiting
-
-    private static long deadline(int timeoutMillis) {
-        if (timeoutMillis < 0) {
-            return Long.MAX_VALUE;
-        }
-        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    }
-
-    /** Waits for a wake-up until {@code deadline}; false once it has passed. */
-    private boolean await(long deadline) {
-        if (terminated) {
-            throw new ZmqException(ZmqError.ETERM, "the socket's context was closed");
-        }
-        try {
-            if (deadline == Long.MAX_VALUE) {
-                signal.await();
-            } else {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                signal.await(left, TimeUnit.NANOSECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ZmqException(ZmqError.EINTR, "interrupted while waiting", e);
-        }
-        if (terminated) {
-            throw new ZmqException(ZmqError.ETERM, "the socket's context was closed");
-        }
-        return true;
+        rules.detached(p);
     }
 
     // ---------------------------------------------------------------- polling
@@ -827,75 +446,32 @@ public final class ZmqSocket implements AutoCloseable {
             return true;
         }
         processCommands();
-        switch (type) {
-            case PUSH: case PUB:
-                return false;
-            case XPUB:
-                readSubscriptions();
-                return !upstream.isEmpty();
-            case REQ:
-                return requestSent && requestPeer.in.checkRead();
-            case REP:
-                if (replyPeer != null || replyEnvelope != null) {
-                    return false;
-                }
-                break;
-            default:
-                break;
-        }
-        if (type == SocketType.SUB || type == SocketType.XSUB || type == SocketType.REP) {
-            Object m = tryReceive(); // filters and envelopes need the message itself: keep it
-            if (m != null) {
-                current = m;
-                currentIndex = 0;
-                return true;
-            }
+        Object m = rules.pollIn();
+        if (m == null) {
             return false;
         }
-        boolean any = false;
-        for (int i = 0; i < inPeers.size() && !any; i++) {
-            any = inPeers.get(i).in.checkRead();
+        if (m != SocketRules.READY) {
+            current = m; // filters and envelopes need the message itself: keep it
+            currentIndex = 0;
         }
-        return any;
+        return true;
     }
 
     /** Whether a send would not block now (ZMQ_POLLOUT). Socket thread only. */
     boolean canSend() {
         checkOpen();
         processCommands();
-        switch (type) {
-            case PULL: case SUB:
-                return false;
-            case PUB: case XPUB: case XSUB: case ROUTER:
-                return true;
-            case REQ:
-                if (requestSent) {
-                    return false;
-                }
-                break;
-            case REP:
-                return replyPeer != null || replyEnvelope != null;
-            case PAIR:
-                return !outPeers.isEmpty() && outPeers.get(0).out.tryReserve();
-            default:
-                break;
-        }
-        for (Peer p : outPeers) {
-            if (p.out.tryReserve()) {
-                return true;
-            }
-        }
-        return false;
+        return rules.canSend();
     }
 
     /** Adds a signaler fired whenever the socket may have become ready (a poller's). */
     void addSignal(Signaler s) {
-        extraSignals.add(s);
+        signals.add(s);
     }
 
     /** Removes a signaler added by {@link #addSignal}. */
     void removeSignal(Signaler s) {
-        extraSignals.remove(s);
+        signals.remove(s);
     }
 
     /**
@@ -905,13 +481,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public int fd() {
         checkOpen();
-        YSocketPair p = fdSignal;
-        if (p == null) {
-            p = new YSocketPair().named("zmq-" + type + "-fd");
-            fdSignal = p;
-            extraSignals.add(p);
-        }
-        return p.fd();
+        return signals.fd("zmq-" + type + "-fd");
     }
 
     /** Tells {@code l} of connection events from now on (null: none). See {@link ZmqEventListener}. */
@@ -1097,14 +667,7 @@ public final class ZmqSocket implements AutoCloseable {
         }
         closed = true;
         // stop accepting and reconnecting; the connections themselves stay up for the linger
-        for (AutoCloseable h : bound.values()) {
-            stopQuietly(h);
-        }
-        for (AutoCloseable h : connected.values()) {
-            stopQuietly(h);
-        }
-        bound.clear();
-        connected.clear();
+        endpoints.stop();
         long deadline = lingerMillis < 0 ? Long.MAX_VALUE
                 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMillis);
         for (Peer p : live) {
@@ -1116,84 +679,14 @@ public final class ZmqSocket implements AutoCloseable {
             p.close();
         }
         live.clear();
-        for (AutoCloseable h : stopped) {
-            closeQuietly(h);
-        }
-        stopped.clear();
-        YSocketPair f = fdSignal;
-        if (f != null) {
-            f.close();
-        }
+        endpoints.closeStopped();
+        signals.close();
         context.closed(this);
     }
 
     /** Marks the socket terminated by its context: a blocked call throws ETERM. */
     void terminate() {
-        terminated = true;
-        bridge.wake();
-    }
-
-    private final List<AutoCloseable> stopped = new ArrayList<>();
-
-    private void stopQuietly(AutoCloseable c) {
-        if (c instanceof EndpointHandle h) {
-            h.stop();
-            stopped.add(c);
-        } else {
-            closeQuietly(c);
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception ignored) {
-            // closing a listener or connector does not fail in a way the caller could act on
-        }
-    }
-
-    // ---------------------------------------------------------------- messages
-
-    private static byte[] first(Object message) {
-        return message instanceof byte[] b ? b : ((byte[][]) message)[0];
-    }
-
-    private static Object copy(Object message) {
-        if (message instanceof byte[] b) {
-            return b.clone();
-        }
-        byte[][] m = ((byte[][]) message).clone();
-        for (int i = 0; i < m.length; i++) {
-            m[i] = m[i].clone();
-        }
-        return m;
-    }
-
-    private static byte[][] prepend(byte[] frame, Object message) {
-        if (message instanceof byte[] b) {
-            return new byte[][] {frame, b};
-        }
-        byte[][] m = (byte[][]) message;
-        byte[][] r = new byte[m.length + 1][];
-        r[0] = frame;
-        System.arraycopy(m, 0, r, 1, m.length);
-        return r;
-    }
-
-    private static byte[][] concat(byte[][] head, Object message) {
-        byte[][] tail = message instanceof byte[] b ? new byte[][] {b} : (byte[][]) message;
-        byte[][] r = new byte[head.length + tail.length][];
-        System.arraycopy(head, 0, r, 0, head.length);
-        System.arraycopy(tail, 0, r, head.length, tail.length);
-        return r;
-    }
-
-    private static String hex(byte[] b) {
-        StringBuilder sb = new StringBuilder("0x");
-        for (byte x : b) {
-            sb.append(String.format("%02x", x));
-        }
-        return sb.toString();
+        signals.terminate();
     }
 
     @Override

@@ -1,5 +1,6 @@
 /**
  * The sockets' plumbing (not exported): the per-peer lanes (ysuite pipes with a high-water mark), the
- * peers, the TCP/IPC transport over Netty and the ZMTP engine, and the inproc registry.
+ * peers, the ways a socket spreads and gathers messages over its peers (load balancer, fair queue,
+ * distributor), the TCP/IPC transport over Netty and the ZMTP engine, and the inproc registry.
  */
 package org.ysuite.zmq.internal;
