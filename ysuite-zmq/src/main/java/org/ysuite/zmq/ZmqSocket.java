@@ -668,10 +668,13 @@ public final class ZmqSocket implements AutoCloseable {
         closed = true;
         // stop accepting and reconnecting; the connections themselves stay up for the linger
         endpoints.stop();
-        long deadline = lingerMillis < 0 ? Long.MAX_VALUE
-                : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMillis);
+        // elapsed time against the limit, never a deadline: nanoTime may be negative, and a deadline
+        // of start + an "infinite" linger would overflow
+        boolean forever = lingerMillis < 0;
+        long limit = TimeUnit.MILLISECONDS.toNanos(Math.max(lingerMillis, 0));
+        long start = System.nanoTime();
         for (Peer p : live) {
-            while (!p.drained() && System.nanoTime() - deadline < 0 && !p.gone) {
+            while (!p.drained() && (forever || System.nanoTime() - start < limit) && !p.gone) {
                 LockSupport.parkNanos(200_000L); // close's bounded wait for the I/O thread to write
             }
         }

@@ -20,7 +20,14 @@ public final class LoadBalancer {
 
     /** Removes a peer; the turn stays on a peer that is still there. */
     public void remove(Peer p) {
-        peers.remove(p);
+        int at = peers.indexOf(p);
+        if (at < 0) {
+            return;
+        }
+        peers.remove(at);
+        if (at < turn) {
+            turn--; // the peer whose turn it was moved down one place: keep the turn on it
+        }
         turn = peers.isEmpty() ? 0 : turn % peers.size();
     }
 
