@@ -277,16 +277,66 @@ class MessageStreamTlsTest {
         Transport t = Transport.NIO;
         group = t.newGroup();
         SslContext sctx = serverContext(SERVER, ClientAuth.REQUIRE);
-        SslContext cctx = clientContext(CA, OTHER_CLIENT); // trusts the server; its own certificate is not trusted
+        // Trusts the server; offers its own certificate, of another authority, even though the
+        // server's list of authorities does not name it (the JDK's own key manager would offer none).
+        SslContext cctx = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).trustManager(CA.cert())
+                .keyManager(new AlwaysOffer(OTHER_CLIENT)).build();
         BlockingQueue<MessageStream> accepted = new LinkedBlockingQueue<>();
         Channel server = server(t, b -> b.tls(sctx), accepted);
         MessageStream client = client(t, b -> b.tls(cctx), server);
         client.newWriter().send(new byte[] {1}, 0, 1);
         MessageStream peer = accepted.poll(30, TimeUnit.SECONDS);
         assertNotNull(peer, "no connection accepted");
-        assertTlsFailure(failure(peer)); // the server never delivers the message
-        // The client's stream ends too (under TLS 1.3 its own handshake may have completed before
-        // the server's alert, so its failure may be the alert rather than the handshake).
-        failure(client);
+        IOException e = failure(peer); // the server never delivers the message
+        assertTlsFailure(e);
+        assertTrue(e.getMessage().contains("PKIX path"), "not refused for its issuer: " + e.getMessage());
+        // The client's stream ends too: under TLS 1.3 its own handshake completed before the
+        // server's alert, so its failure is the alert ("connection failed: … certificate_unknown").
+        assertTrue(failure(client).getMessage().contains("certificate_unknown"));
+    }
+
+    /** A client key manager that offers {@code id}'s certificate whatever authorities the server names. */
+    private static final class AlwaysOffer extends javax.net.ssl.X509ExtendedKeyManager {
+        private final TestPki.Identity id;
+
+        AlwaysOffer(TestPki.Identity id) {
+            this.id = id;
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, java.security.Principal[] issuers,
+                                              javax.net.ssl.SSLEngine engine) {
+            return "id";
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers, java.net.Socket s) {
+            return "id";
+        }
+
+        @Override
+        public java.security.cert.X509Certificate[] getCertificateChain(String alias) {
+            return new java.security.cert.X509Certificate[] {id.cert()};
+        }
+
+        @Override
+        public java.security.PrivateKey getPrivateKey(String alias) {
+            return id.key();
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
+            return new String[] {"id"};
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, java.security.Principal[] issuers) {
+            return null;
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, java.security.Principal[] issuers, java.net.Socket s) {
+            return null;
+        }
     }
 }
