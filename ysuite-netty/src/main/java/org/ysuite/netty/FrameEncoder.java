@@ -47,6 +47,8 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     private boolean unflushed;
     /** Set while the stream's TLS handshake has not succeeded (see {@link StreamTls}). */
     private boolean awaitingHandshake;
+    /** Run once the handshake succeeded, after the drain: a close asked for during the handshake. */
+    private Runnable afterHandshake;
 
     FrameEncoder(int bufferSize) {
         this.bufferSize = bufferSize;
@@ -81,6 +83,21 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     void handshakeDone() {
         awaitingHandshake = false;
         drain(false);
+        Runnable r = afterHandshake;
+        afterHandshake = null;
+        if (r != null) {
+            r.run();
+        }
+    }
+
+    /** Whether a TLS handshake is under way: {@link #drainAll} would drain nothing. */
+    boolean awaitingHandshake() {
+        return awaitingHandshake;
+    }
+
+    /** Runs {@code r} once the handshake has succeeded (not at all if it fails: the channel closes). */
+    void afterHandshake(Runnable r) {
+        afterHandshake = r;
     }
 
     /** A writer's flush found the loop asleep on {@code p}: list it and drain. */

@@ -158,7 +158,14 @@ final class StreamLifecycle extends ChannelDuplexHandler {
             release();
             return;
         }
-        if (ctx != null && channel.isActive()) {
+        if (ctx != null && channel.isActive() && encoder.awaitingHandshake()) {
+            // TLS: what the writers flushed can go out only after the handshake, so the close
+            // comes back then (a failed handshake closes the channel itself); the linger bounds it.
+            encoder.afterHandshake(closeTask);
+            channel.eventLoop().schedule(() -> {
+                channel.close();
+            }, lingerMillis, TimeUnit.MILLISECONDS);
+        } else if (ctx != null && channel.isActive()) {
             encoder.drainAll(mailbox.pipes());
             // Close once the socket has taken everything queued, or after the linger time.
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

@@ -20,9 +20,9 @@ import javax.net.ssl.SSLParameters;
  * as they wait for the connect); it then drains. A failed handshake records "TLS handshake with
  * &lt;address&gt; failed: &lt;cause&gt;" as the stream's failure, before the exception and the close that
  * follow it (the first failure recorded is the one reported). Netty types are touched only here, so
- * that a stream without TLS needs no {@code netty-handler} at run time. Every method runs on the
- * channel's event loop, except {@link #install} from {@code attach} on a not yet registered
- * channel's thread, before any event.
+ * that a stream without TLS needs no {@code netty-handler} at run time. {@link #install} runs on the
+ * event loop (at the connect) or on {@code attach}'s thread, before the stream's own handlers are
+ * added; the handshake's listener runs on the event loop.
  */
 final class StreamTls {
 

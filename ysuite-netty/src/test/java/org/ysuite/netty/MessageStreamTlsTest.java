@@ -196,6 +196,29 @@ class MessageStreamTlsTest {
         assertArrayEquals(new byte[] {8}, receive(client));
     }
 
+    @Test
+    void closeDuringTheHandshakeSendsWhatWasFlushedFirst() throws Exception {
+        Transport t = Transport.NIO;
+        group = t.newGroup();
+        SslContext sctx = serverContext(SERVER, ClientAuth.NONE);
+        SslContext cctx = clientContext(CA, null);
+        BlockingQueue<MessageStream> accepted = new LinkedBlockingQueue<>();
+        Channel server = server(t, b -> b.tls(sctx), accepted);
+        MessageStream client = client(t, b -> b.tls(cctx), server);
+        client.newWriter().send(new byte[] {4, 2}, 0, 2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!client.channel().isActive()) { // connected: the handshake begins
+            assertTrue(System.nanoTime() < deadline, "the client did not connect in 30 s");
+            Thread.onSpinWait();
+        }
+        client.close(); // most likely before the handshake has finished
+        MessageStream peer = accepted.poll(30, TimeUnit.SECONDS);
+        assertNotNull(peer, "no connection accepted");
+        assertArrayEquals(new byte[] {4, 2}, receive(peer));
+        byte[] buf = new byte[16];
+        assertEquals(-1, (int) within(() -> peer.receive(buf)));
+    }
+
     // ---- refusals --------------------------------------------------------------------------------
 
     @ParameterizedTest
