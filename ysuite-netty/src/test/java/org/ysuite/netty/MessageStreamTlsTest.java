@@ -241,6 +241,36 @@ class MessageStreamTlsTest {
         failure(peer); // the server's side of the refused connection ends with a failure too
     }
 
+    @ParameterizedTest
+    @EnumSource(value = Transport.class, names = {"EPOLL_EVENTFD", "NIO"})
+    void refusedHandshakesLeaveNoDescriptor(Transport t) throws Exception {
+        group = t.newGroup();
+        SslContext sctx = serverContext(SERVER, ClientAuth.NONE);
+        SslContext cctx = clientContext(OTHER_CA, null);
+        BlockingQueue<MessageStream> accepted = new LinkedBlockingQueue<>();
+        Channel server = server(t, b -> b.tls(sctx), accepted);
+        int rounds = 20;
+        refusedHandshake(t, cctx, server, accepted); // warms the loop and the classes up
+        int before = MessageStreamEndsTest.openFds();
+        for (int i = 0; i < rounds; i++) {
+            refusedHandshake(t, cctx, server, accepted);
+        }
+        int after = MessageStreamEndsTest.openFds();
+        assertTrue(after - before < rounds / 2, "descriptors grew from " + before + " to " + after
+                + " over " + rounds + " refused handshakes");
+    }
+
+    private void refusedHandshake(Transport t, SslContext cctx, Channel server, BlockingQueue<MessageStream> accepted)
+            throws Exception {
+        MessageStream client = client(t, b -> b.tls(cctx), server);
+        assertTlsFailure(failure(client));
+        MessageStream peer = accepted.poll(30, TimeUnit.SECONDS);
+        assertNotNull(peer, "no connection accepted");
+        failure(peer);
+        client.close();
+        peer.close();
+    }
+
     @Test
     void hostnameVerificationRefusesACertificateForAnotherHost() throws Exception {
         Transport t = Transport.NIO;
