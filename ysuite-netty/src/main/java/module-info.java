@@ -14,6 +14,9 @@
  *       epoll loop requires them itself, and this module then reads them. The native library's jar
  *       ({@code io.netty.transport.epoll.linux.x86_64}, no package of its own) is required by nobody:
  *       the application adds it with {@code --add-modules}.</li>
+ *   <li>{@code io.netty.handler} (and what it requires): only for TLS
+ *       ({@code MessageStreamBuilder.tls}), hence {@code requires static}; an application that builds
+ *       an {@code SslContext} requires it itself.</li>
  * </ul>
  *
  * <p>On JDK 24 and later, {@code --enable-native-access=io.netty.common,org.jnrproject.jffi}
@@ -27,6 +30,7 @@ module org.ysuite.netty {
     requires io.netty.common;
     requires static io.netty.transport.classes.epoll;
     requires static io.netty.transport.unix.common;
+    requires static io.netty.handler;
 
     exports org.ysuite.netty;
 }

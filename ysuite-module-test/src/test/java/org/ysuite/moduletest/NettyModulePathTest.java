@@ -91,6 +91,7 @@ class NettyModulePathTest {
                 "io.netty.buffer", Set.of(),
                 "io.netty.common", Set.of(),
                 "io.netty.transport.classes.epoll", Set.of(STATIC),
-                "io.netty.transport.unix.common", Set.of(STATIC)));
+                "io.netty.transport.unix.common", Set.of(STATIC),
+                "io.netty.handler", Set.of(STATIC))); // TLS only (MessageStreamBuilder.tls)
     }
 }

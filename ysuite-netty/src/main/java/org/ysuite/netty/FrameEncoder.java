@@ -18,7 +18,7 @@ import org.ysuite.MessageHandler;
  * <p>A pipe handed to {@link #wake} stays in the list until it is found empty (its reader is then
  * asleep, and its writer's next flush signals again). Nothing is drained while the handler is
  * not in a pipeline, while the channel is not active (a write before the connect completes would
- * fail it) or not writable (Netty's water marks: a slow peer fills the writers' windows); the
+ * fail it), while a TLS handshake is under way ({@link #awaitHandshake}) or not writable (Netty's water marks: a slow peer fills the writers' windows); the
  * pipes stay listed and are drained when that changes.
  *
  * <p>A {@link LoopHandler}'s replies ({@link #reply}) are framed into the same batch buffers
@@ -45,6 +45,10 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     /** While a read's messages go to a {@link LoopHandler}: batches are written, flushed at its end. */
     private boolean deferFlush;
     private boolean unflushed;
+    /** Set while the stream's TLS handshake has not succeeded (see {@link StreamTls}). */
+    private boolean awaitingHandshake;
+    /** Run once the handshake succeeded, after the drain: a close asked for during the handshake. */
+    private Runnable afterHandshake;
 
     FrameEncoder(int bufferSize) {
         this.bufferSize = bufferSize;
@@ -68,6 +72,32 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
             drain(false);
         }
         ctx.fireChannelWritabilityChanged();
+    }
+
+    /** The stream runs over TLS: nothing is drained until {@link #handshakeDone()}. */
+    void awaitHandshake() {
+        awaitingHandshake = true;
+    }
+
+    /** The TLS handshake succeeded: drains what the writers sent meanwhile. */
+    void handshakeDone() {
+        awaitingHandshake = false;
+        drain(false);
+        Runnable r = afterHandshake;
+        afterHandshake = null;
+        if (r != null) {
+            r.run();
+        }
+    }
+
+    /** Whether a TLS handshake is under way: {@link #drainAll} would drain nothing. */
+    boolean awaitingHandshake() {
+        return awaitingHandshake;
+    }
+
+    /** Runs {@code r} once the handshake has succeeded (not at all if it fails: the channel closes). */
+    void afterHandshake(Runnable r) {
+        afterHandshake = r;
     }
 
     /** A writer's flush found the loop asleep on {@code p}: list it and drain. */
@@ -191,7 +221,7 @@ final class FrameEncoder extends ChannelInboundHandlerAdapter implements Message
     }
 
     private void drain(boolean force) {
-        if (closed || ctx == null || !ctx.channel().isActive()) {
+        if (closed || ctx == null || awaitingHandshake || !ctx.channel().isActive()) {
             return; // the pipes stay listed
         }
         if (draining) {

@@ -68,7 +68,9 @@ import org.ysuite.YSemaphore;
  * {@link MessageStreamBuilder#attach} adds three handlers, each with one job: {@code ysuite-frame-decoder} (the
  * frames into the inbound window, and its flow control), {@code ysuite-frame-encoder} (the writers'
  * windows into framed batches) and {@code ysuite-message-stream} (the connect's outcome, failures,
- * the end of the channel, {@link #close()}).
+ * the end of the channel, {@link #close()}). With {@link MessageStreamBuilder#tls} an
+ * {@code SslHandler} named {@code ysuite-tls} comes first, and the stream carries messages only once
+ * its handshake has succeeded (see docs/network.md, "TLS").
  *
  * <h2>Closing and errors</h2>
  * {@link #close()} sends what every writer had flushed when it was called (waiting at most
@@ -180,12 +182,16 @@ public final class MessageStream implements AutoCloseable {
             inbound.close();
             throw e;
         }
-        this.lifecycle = new StreamLifecycle(channel, status, decoder, encoder, mailbox, inbound, lingerMillis);
+        StreamTls tls = b.tlsContext == null ? null : new StreamTls(b.tlsContext, b.verifyHostname);
+        this.lifecycle = new StreamLifecycle(channel, status, decoder, encoder, mailbox, inbound, lingerMillis, tls);
         this.name = b.name;
         if (name != null) { // before any writer or reader thread can see the pipes
             inbound.named(name);
             status.name(name);
             mailbox.name(name);
+        }
+        if (tls != null && !tls.needsPeer(channel)) {
+            tls.install(channel, channel.remoteAddress(), encoder, status); // a server, or a connected client
         }
     }
 

@@ -48,6 +48,9 @@ public final class MessageStreamBuilder {
     Supplier<? extends WaitPolicy> writerPolicies = WaitPolicy::defaultPolicy;
     LoopHandler loopHandler;
     String name;
+    /** An {@code io.netty.handler.ssl.SslContext}, or null (no TLS). */
+    io.netty.handler.ssl.SslContext tlsContext;
+    boolean verifyHostname = true;
 
     MessageStreamBuilder() {
     }
@@ -266,8 +269,49 @@ public final class MessageStreamBuilder {
     }
 
     /**
-     * Makes a stream over {@code channel} and adds its handler at the end of the channel's
-     * pipeline. Call it before the channel reads (in a {@code ChannelInitializer}, or with
+     * Runs the stream over TLS with Netty's {@code SslHandler}, made from {@code context} and put
+     * first in the pipeline, ahead of the frame decoder and encoder. A server context
+     * ({@code SslContextBuilder.forServer}) authenticates this side to its clients, and requires
+     * their certificates too when built with {@code ClientAuth.REQUIRE} (mutual authentication). A
+     * client context ({@code SslContextBuilder.forClient}) verifies the server's certificate against
+     * its trust, and its host name against the connect address's host (hostname verification,
+     * HTTPS rules: a DNS name or an IP address in the certificate's subject alternative names),
+     * unless {@link #insecureNoHostnameVerification()} is called. A client's handler is made at the
+     * connect (or at {@link #attach}, for a channel already connected).
+     *
+     * <p>Messages sent before the handshake completes wait in the writers' windows, as they wait for
+     * the connect, and go out once it succeeds; nothing is received before. A failed handshake ends
+     * the stream as a refused connect does: {@link MessageStream#receive} and the writers throw an
+     * {@link java.io.IOException} whose message reads "TLS handshake with &lt;address&gt; failed:
+     * &lt;cause&gt;". Needs {@code netty-handler} on the class or module path (the application's, as
+     * Netty is).
+     *
+     * @param context a client or server {@code SslContext}; {@code null} (the default) for no TLS
+     * @return this builder
+     */
+    public MessageStreamBuilder tls(io.netty.handler.ssl.SslContext context) {
+        this.tlsContext = context;
+        return this;
+    }
+
+    /**
+     * Turns a TLS client's hostname verification off: the server's certificate is still checked
+     * against the client's trust, but any host's certificate issued by a trusted authority is
+     * accepted. The risk: anyone holding such a certificate for another host (any customer of a
+     * public authority, any service of a shared private one) can stand between this client and its
+     * server, read and change every message. Use it only where the trust itself names one peer
+     * (e.g. a trust store holding exactly the server's own certificate). No effect on a server.
+     *
+     * @return this builder
+     */
+    public MessageStreamBuilder insecureNoHostnameVerification() {
+        this.verifyHostname = false;
+        return this;
+    }
+
+    /**
+     * Makes a stream over {@code channel} and adds its handlers at the end of the channel's
+     * pipeline (and, with {@link #tls}, an {@code SslHandler} at its start). Call it before the channel reads (in a {@code ChannelInitializer}, or with
      * {@code autoRead} off): bytes read before are not the stream's.
      *
      * @param channel a registered TCP channel of an epoll or NIO {@code MultiThreadIoEventLoopGroup}

@@ -26,7 +26,8 @@ import org.ysuite.OffHeapYPipe;
  * shutdown), the outbound side ends (every writer's pipe closed, so a waiting writer wakes up and
  * throws, and the mailbox's descriptors released), then the inbound side ends (the reader gets what
  * arrived, then the end). The inbound pipe's memory is freed when {@link MessageStream#close()}
- * is called too.
+ * is called too. A TLS client's {@link StreamTls} is installed here, at the connect, where the
+ * peer's host (for hostname verification) is first known.
  */
 final class StreamLifecycle extends ChannelDuplexHandler {
 
@@ -37,6 +38,8 @@ final class StreamLifecycle extends ChannelDuplexHandler {
     private final WriterMailbox mailbox;
     private final OffHeapYPipe inbound;
     private final long lingerMillis;
+    /** The stream's TLS, or null; a client's handler is installed by {@link #connect}. */
+    private final StreamTls tls;
     private final CompletableFuture<Void> released = new CompletableFuture<>();
     final Runnable closeTask = this::closeOnLoop;
 
@@ -50,7 +53,7 @@ final class StreamLifecycle extends ChannelDuplexHandler {
     private boolean isReleased;
 
     StreamLifecycle(Channel channel, StreamStatus status, FrameDecoder decoder, FrameEncoder encoder,
-                    WriterMailbox mailbox, OffHeapYPipe inbound, long lingerMillis) {
+                    WriterMailbox mailbox, OffHeapYPipe inbound, long lingerMillis, StreamTls tls) {
         this.channel = channel;
         this.status = status;
         this.decoder = decoder;
@@ -58,6 +61,7 @@ final class StreamLifecycle extends ChannelDuplexHandler {
         this.mailbox = mailbox;
         this.inbound = inbound;
         this.lingerMillis = lingerMillis;
+        this.tls = tls;
     }
 
     @Override
@@ -88,6 +92,9 @@ final class StreamLifecycle extends ChannelDuplexHandler {
     public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
         connectingTo = remote;
         connectPromise = promise;
+        if (tls != null) {
+            tls.install(channel, remote, encoder, status); // first in the pipeline: it sees the connect last
+        }
         ctx.connect(remote, local, promise);
     }
 
@@ -151,7 +158,14 @@ final class StreamLifecycle extends ChannelDuplexHandler {
             release();
             return;
         }
-        if (ctx != null && channel.isActive()) {
+        if (ctx != null && channel.isActive() && encoder.awaitingHandshake()) {
+            // TLS: what the writers flushed can go out only after the handshake, so the close
+            // comes back then (a failed handshake closes the channel itself); the linger bounds it.
+            encoder.afterHandshake(closeTask);
+            channel.eventLoop().schedule(() -> {
+                channel.close();
+            }, lingerMillis, TimeUnit.MILLISECONDS);
+        } else if (ctx != null && channel.isActive()) {
             encoder.drainAll(mailbox.pipes());
             // Close once the socket has taken everything queued, or after the linger time.
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
