@@ -209,7 +209,7 @@ final class Connection implements ZmtpListener {
             } else if (m instanceof byte[] b) {
                 batch = append(batch, b, false);
                 if (recycling && b.length <= RECYCLE_LIMIT && p.recycle.hasRoom()) {
-                    p.recycle.write(b); // copied into the batch: the application may reuse it
+                    p.recycle.append(b); // copied into the batch: the application may reuse it
                 }
             } else {
                 byte[][] frames = (byte[][]) m;
@@ -230,6 +230,9 @@ final class Connection implements ZmtpListener {
             zmtp.writeFramed(batch);
         }
         if (count > 0) {
+            if (recycling) {
+                p.recycle.flush(); // one publication per drain; its reader is never woken (it never waits)
+            }
             zmtp.flush();
         }
         draining = false;
