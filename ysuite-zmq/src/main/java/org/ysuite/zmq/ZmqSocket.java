@@ -64,7 +64,6 @@ public final class ZmqSocket implements AutoCloseable {
     private final SocketType type;
     private final SocketOptions options = new SocketOptions();
     private final YSemaphore signal = new YSemaphore();
-    private final org.ysuite.zmq.internal.SocketWait waiter = new org.ysuite.zmq.internal.SocketWait(signal);
     private final List<Signaler> extraSignals = new CopyOnWriteArrayList<>();
     private volatile YSocketPair fdSignal;
     private final ConcurrentLinkedQueue<Object[]> commands = new ConcurrentLinkedQueue<>();
@@ -797,10 +796,15 @@ public final class ZmqSocket implements AutoCloseable {
             throw new ZmqException(ZmqError.ETERM, "the socket's context was closed");
         }
         try {
-            if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() <= 0) {
-                return false;
+            if (deadline == Long.MAX_VALUE) {
+                signal.await();
+            } else {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                signal.await(left, TimeUnit.NANOSECONDS);
             }
-            waiter.await(deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ZmqException(ZmqError.EINTR, "interrupted while waiting", e);
