@@ -23,7 +23,8 @@ import org.ysuite.zmq.wire.ZmtpPeer;
  * {@link ZmtpConnection#writeFramed}; a large frame goes out as a wrapped array, not copied), one flush per
  * batch, and stops while the channel is not writable: {@code channelWritabilityChanged} resumes it.
  *
- * <p>Inbound: each complete message goes into the in lane; when that lane reaches the receive mark, the
+ * <p>Inbound: each complete message is appended to the in lane, and the lane is flushed once per read
+ * ({@link #readComplete}), so the application thread is woken at most once per batch; when that lane reaches the receive mark, the
  * engine's input is suspended ({@link ZmtpConnection#suspendInput}: no more frames, no reads, heartbeat
  * limits wait) and the socket's reader resumes it once it took a message — TCP's flow control does the rest.
  *
@@ -110,8 +111,13 @@ final class Connection implements ZmtpListener {
 
     @Override
     public void frame(ByteBuf data, boolean more) {
-        byte[] b = new byte[data.readableBytes()];
-        data.getBytes(data.readerIndex(), b);
+        frame(data, data.readerIndex(), data.readableBytes(), more);
+    }
+
+    @Override
+    public void frame(ByteBuf in, int offset, int length, boolean more) {
+        byte[] b = new byte[length];
+        in.getBytes(offset, b);
         if (more) {
             parts.add(b);
             return;
@@ -139,10 +145,18 @@ final class Connection implements ZmtpListener {
         if (p == null) {
             return;
         }
-        p.in.write(message);
+        p.in.append(message);
         if (!readPaused && !p.in.tryReserve()) {
             readPaused = true;
             zmtp.suspendInput();
+        }
+    }
+
+    @Override
+    public void readComplete() {
+        Peer p = peer;
+        if (p != null) {
+            p.in.flush();
         }
     }
 
@@ -195,7 +209,7 @@ final class Connection implements ZmtpListener {
             } else if (m instanceof byte[] b) {
                 batch = append(batch, b, false);
                 if (recycling && b.length <= RECYCLE_LIMIT && p.recycle.hasRoom()) {
-                    p.recycle.write(b); // copied into the batch: the application may reuse it
+                    p.recycle.append(b); // copied into the batch: the application may reuse it
                 }
             } else {
                 byte[][] frames = (byte[][]) m;
@@ -216,6 +230,9 @@ final class Connection implements ZmtpListener {
             zmtp.writeFramed(batch);
         }
         if (count > 0) {
+            if (recycling) {
+                p.recycle.flush(); // one publication per drain; its reader is never woken (it never waits)
+            }
             zmtp.flush();
         }
         draining = false;
@@ -242,6 +259,7 @@ final class Connection implements ZmtpListener {
     public void closed(String reason, Throwable cause) {
         Peer p = peer;
         if (p != null) {
+            p.in.flush(); // what was decoded before the end is delivered
             p.gone = true;
             socket.detach(p);
             while (p.out.read() != null) {

@@ -9,14 +9,22 @@ import org.ysuite.YPipe;
  * counted in messages.
  *
  * <p>Wake-ups: the writer calls {@code readerWake} only when {@link YPipe#flush()} finds the reader asleep
- * (ØMQ's passive synchronisation); the reader calls {@code writerWake} after it took a message while the
- * writer had announced that it waits for room ({@link #tryReserve()} failed).
+ * (ØMQ's passive synchronisation); a writer of many messages in a row {@link #append appends} them and
+ * {@link #flush flushes} once, so the reader is woken at most once per batch. The reader calls
+ * {@code writerWake} once the writer had announced that it waits for room ({@link #tryReserve()} failed) and
+ * the lane has drained to its low-water mark, half the high-water mark (as libzmq's pipes do): a writer at
+ * the mark is woken once per half a mark of messages, not once per message taken.
  *
  * <p>Memory ordering: {@code written} is written by the writer only and {@code read} by the reader only,
  * both volatile; the "writer waits" flag is a Dekker pair with
  * {@code read}: the writer stores the flag (volatile) then loads {@code read} (volatile); the reader stores
  * {@code read} (volatile) then loads the flag (volatile). Both are volatile accesses, totally ordered, so
- * either the writer sees the new {@code read} (room) or the reader sees the flag and wakes it.
+ * either the writer sees the new {@code read} (room) or the reader sees the flag and wakes it. With the
+ * low-water mark: the writer waits only if the {@code read} it loaded left no room, so more than the
+ * low-water mark was queued then; the reader's store of {@code read} that first brings the queue down to
+ * the low-water mark is therefore later than that load, and the reader's load of the flag after that store
+ * sees it set. The reader checks the flag after every message it takes, and a reader that keeps taking
+ * messages reaches that store, since every message the waiting writer wrote was flushed before it waited.
  */
 public final class Lane {
 
@@ -25,6 +33,8 @@ public final class Lane {
     private volatile long read;
     private volatile boolean writerWaits;
     private final int hwm;
+    /** The queue length at which a waiting writer is woken: half the mark (0 for no mark or a mark of 1). */
+    private final long lwm;
     private volatile Runnable readerWake;
     private volatile Runnable writerWake;
 
@@ -35,6 +45,7 @@ public final class Lane {
      */
     public Lane(int hwm, Runnable readerWake, Runnable writerWake) {
         this.hwm = hwm;
+        this.lwm = hwm <= 0 ? 0 : hwm / 2;
         this.readerWake = readerWake;
         this.writerWake = writerWake;
     }
@@ -73,8 +84,21 @@ public final class Lane {
 
     /** Writes one whole message and wakes the reader if it sleeps. Writer side. */
     public void write(Object message) {
+        append(message);
+        flush();
+    }
+
+    /**
+     * Writes one whole message without publishing it: the reader sees it after the next {@link #flush()}.
+     * It counts against the mark at once. Writer side.
+     */
+    public void append(Object message) {
         pipe.write(message, false);
         written = written + 1;
+    }
+
+    /** Publishes the messages appended so far and wakes the reader if it sleeps. Writer side. */
+    public void flush() {
         if (!pipe.flush()) {
             readerWake.run();
         }
@@ -84,8 +108,9 @@ public final class Lane {
     public Object read() {
         Object m = pipe.read();
         if (m != null) {
-            read = read + 1;
-            if (writerWaits) {
+            long r = read + 1;
+            read = r;
+            if (writerWaits && written - r <= lwm) {
                 writerWaits = false;
                 writerWake.run();
             }

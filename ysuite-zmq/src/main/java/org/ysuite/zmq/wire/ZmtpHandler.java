@@ -105,6 +105,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         heartbeats.heard();
         try {
             decoder.read(ctx.alloc(), (ByteBuf) msg);
+            listener.readComplete();
             if (flushAfterRead) {
                 flushAfterRead = false;
                 flush();
@@ -251,7 +252,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             }
         }
         inMessage = more;
-        listener.frame(in.slice(offset, size), more);
+        listener.frame(in, offset, size, more);
     }
 
     // ---- sending ----
@@ -350,6 +351,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         }
         try {
             decoder.resume();
+            listener.readComplete();
             if (flushAfterRead) {
                 flushAfterRead = false;
                 flush();
