@@ -58,6 +58,28 @@ final class Events implements ZmqEventListener {
         throw new AssertionError("no " + what + " event in " + PyPeer.WAIT_S + " s; events seen: " + seen);
     }
 
+    /**
+     * Watches the events for {@code millis}: fails at the first connection-ending event ({@link #ended}), so a
+     * broken connection fails the test as soon as it ends, not after the period.
+     *
+     * @param millis how long the connection must stay up
+     */
+    void assertNoneEndWithin(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        try {
+            for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+                ZmqEvent e = queue.poll(left, TimeUnit.NANOSECONDS);
+                if (e != null && ended(e)) {
+                    throw new AssertionError("the connection ended within " + millis + " ms: " + e.kind() + "("
+                            + e.endpoint() + ", " + e.reason() + ")");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while watching the connection", e);
+        }
+    }
+
     /** The connection-ending events ({@link #ended}) not yet awaited, as text; the others are dropped. */
     List<String> endedSoFar() {
         List<String> out = new ArrayList<>();
