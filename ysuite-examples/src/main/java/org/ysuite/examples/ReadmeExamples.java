@@ -16,14 +16,14 @@ import org.ysuite.zmq.ZmqContext;
 import org.ysuite.zmq.ZmqSocket;
 
 /**
- * The README's three programs and docs/using.md's off-heap one, runnable: {@code PipeExample} (a writer and a reader over a
+ * The README's two programs and docs/using.md's two, runnable: {@code PipeExample} (a writer and a reader over a
  * {@link YPipe} woken by a {@link YSemaphore}), {@code MailboxExample} (three writers to one
  * reader through a {@link YMailbox}, stopped by {@link YMailbox#close()}) and
  * {@code OffHeapPipeExample} (byte messages through an {@link OffHeapYPipe}, read as views with
  * {@code readBatch}, the reader waiting in {@code awaitMessage}) and the README's {@code ZmqExample}
  * (a two-frame message from a ZeroMQ PUSH socket to a PULL socket over TCP).
  *
- * <p>The four classes below this one are the README's code blocks, character for character
+ * <p>The four classes below this one are the code blocks of the README and docs/using.md, character for character
  * (without this file's package line; their imports are among this file's): the examples' tests
  * check that every {@code java} block of the README appears here and compiles on its own as
  * pasted, and run the programs.
@@ -60,7 +60,7 @@ public final class ReadmeExamples {
     }
 
     /**
-     * Runs the README's second program, which prints one summary line.
+     * Runs docs/using.md's mailbox program, which prints one summary line.
      *
      * @throws InterruptedException if interrupted while joining a thread
      */
@@ -69,7 +69,7 @@ public final class ReadmeExamples {
     }
 
     /**
-     * Runs the README's third program, which prints one summary line.
+     * Runs docs/using.md's off-heap program, which prints one summary line.
      *
      * @throws InterruptedException if interrupted while joining the reader
      */
