@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ysuite.zmq.ZmqTestSupport.BOUND_MILLIS;
 import static org.ysuite.zmq.ZmqTestSupport.awaitTrue;
 import static org.ysuite.zmq.ZmqTestSupport.bind;
 import static org.ysuite.zmq.ZmqTestSupport.connectedCounter;
@@ -217,6 +218,52 @@ class ZmqLifecycleTest {
             pull.bind(ep);
             push.send("late bind", 0);
             assertEquals("late bind", recvStr(pull));
+        }
+    }
+
+    /**
+     * A failed connect is retried once, not once per way it is reported: after several refused attempts,
+     * the endpoint served at last gets one connection, and no failed attempt reads as a failed handshake.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "ipc"})
+    void refusedAttemptsLeadToOneConnection(String transport) throws Exception {
+        try (ZmqContext ctx = ZmqContext.create()) {
+            ZmqSocket probe = ctx.socket(SocketType.PULL);
+            probe.setLinger(0);
+            String ep = bind(probe, transport);
+            probe.close();
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.setLinger(0);
+            push.setReconnectInterval(5);
+            java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            push.setEventListener(events::add);
+            push.connect(ep);
+            int refused = 0;
+            while (refused < 8) {
+                ZmqEvent e = events.poll(BOUND_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                assertTrue(e != null, "8 refused attempts within the bound; " + refused + " came");
+                assertEquals(ZmqEvent.Kind.CONNECT_FAILED, e.kind(), "a refused attempt's only event: " + e);
+                refused++;
+            }
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.setLinger(0);
+            pull.bind(ep);
+            ZmqEvent connected;
+            do {
+                connected = events.poll(BOUND_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                assertTrue(connected != null, "connected within the bound");
+            } while (connected.kind() == ZmqEvent.Kind.CONNECT_FAILED); // attempts before the bind
+            assertEquals(ZmqEvent.Kind.CONNECTED, connected.kind(), connected.toString());
+            for (int i = 0; i < 100; i++) {
+                push.send(Integer.toString(i), 0);
+            }
+            for (int i = 0; i < 100; i++) {
+                assertEquals(Integer.toString(i), recvStr(pull), "one connection keeps the order");
+            }
+            // with a retry per report, the attempts double at each refusal: 2^8 would connect by now
+            ZmqEvent more = events.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            assertEquals(null, more, "a second connection to one endpoint");
         }
     }
 

@@ -59,6 +59,8 @@ final class Connection implements ZmtpListener {
     private final ArrayList<byte[]> parts = new ArrayList<>();
     private Peer peer;
     private boolean readPaused;
+    /** Whether the transport connected: a connect that failed is the connector's to report, not a handshake. */
+    private boolean active;
     private volatile boolean draining;
 
     Connection(SocketBridge socket, String endpoint, Channel channel, boolean asServer, Connector connector) {
@@ -70,7 +72,14 @@ final class Connection implements ZmtpListener {
         this.subscriber = t == SocketType.SUB || t == SocketType.XSUB;
         this.recycling = t == SocketType.PUSH || t == SocketType.DEALER || t == SocketType.PAIR
                 || t == SocketType.ROUTER;
+        this.active = channel.isActive(); // accepted: already; connecting: once the connect succeeds
         channel.pipeline().addFirst("zmq-writability", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelActive(ChannelHandlerContext ctx) {
+                active = true;
+                ctx.fireChannelActive();
+            }
+
             @Override
             public void channelWritabilityChanged(ChannelHandlerContext ctx) {
                 if (ctx.channel().isWritable() && peer != null) {
@@ -268,11 +277,11 @@ final class Connection implements ZmtpListener {
             boolean protocol = reason != null && reason.startsWith("protocol error");
             socket.event(new ZmqEvent(protocol ? ZmqEvent.Kind.PROTOCOL_ERROR : ZmqEvent.Kind.DISCONNECTED,
                     endpoint, reason == null ? "" : reason));
-        } else {
+        } else if (active) {
             socket.event(new ZmqEvent(ZmqEvent.Kind.HANDSHAKE_FAILED, endpoint, reason == null ? "" : reason));
         }
         if (connector != null) {
-            connector.lost();
+            connector.lost(channel);
         }
     }
 }

@@ -54,7 +54,7 @@ final class Connector implements EndpointHandle {
             if (!done.isSuccess()) {
                 socket.event(new ZmqEvent(ZmqEvent.Kind.CONNECT_FAILED, endpoint,
                         String.valueOf(done.cause() == null ? "connect failed" : done.cause().getMessage())));
-                schedule();
+                retry(f.channel());
             } else if (closed) {
                 f.channel().close();
             }
@@ -66,8 +66,21 @@ final class Connector implements EndpointHandle {
         wait = socket.options().reconnectInterval;
     }
 
-    /** The connection dropped: reconnect later. Loop thread. */
-    void lost() {
+    /** The connection on {@code ch} dropped (or its attempt failed): reconnect later. Loop thread. */
+    void lost(Channel ch) {
+        retry(ch);
+    }
+
+    /**
+     * Schedules the next attempt once per attempt: a refused connect is reported both by its future and
+     * by its channel's pipeline going away, and only the first report of the current channel counts (two
+     * retries per attempt would double the attempts at each refusal). Loop thread.
+     */
+    private void retry(Channel ch) {
+        if (ch != channel) {
+            return; // an attempt already retried
+        }
+        channel = null;
         schedule();
     }
 
