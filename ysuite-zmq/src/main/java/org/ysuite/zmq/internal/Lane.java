@@ -25,6 +25,11 @@ import org.ysuite.YPipe;
  * the low-water mark is therefore later than that load, and the reader's load of the flag after that store
  * sees it set. The reader checks the flag after every message it takes, and a reader that keeps taking
  * messages reaches that store, since every message the waiting writer wrote was flushed before it waited.
+ * The reader's clear of the flag may land after the writer stored it again (it had seen room, wrote up to
+ * the mark and registered anew): harmless, since every clear is followed on the reader's thread by
+ * {@code writerWake}, which makes the writer call {@link #tryReserve()} again, and that re-registers it.
+ * The reader's own wake-up is the {@link YPipe}'s flush against its sleep, raced by ysuite-jcstress's
+ * {@code YPipeRaces.FlushVsSleep} (the same {@code purePark} pipe); the writer's by {@code LaneRaces}.
  */
 public final class Lane {
 
