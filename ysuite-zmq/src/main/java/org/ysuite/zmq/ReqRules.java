@@ -12,6 +12,8 @@ final class ReqRules extends SocketRules {
 
     private boolean requestSent;
     private Peer requestPeer;
+    /** A reply {@link #pollIn()} took from the lane to check its delimiter, kept for the next receive. */
+    private Object polled;
 
     ReqRules(Set<Peer> live) {
         super(SocketType.REQ, live, true, true);
@@ -45,23 +47,49 @@ final class ReqRules extends SocketRules {
         if (!requestSent) {
             throw new ZmqException(ZmqError.EFSM, "REQ: receive before send; send a request first");
         }
+        Object reply = nextReply();
+        if (reply != null) {
+            requestSent = false;
+            requestPeer = null;
+        }
+        return reply;
+    }
+
+    /**
+     * The awaited peer's next reply without its delimiter, or null; a message without the delimiter is
+     * dropped, as libzmq's REQ does. The reply {@link #pollIn()} found comes first.
+     */
+    private Object nextReply() {
+        Object r = polled;
+        if (r != null) {
+            polled = null;
+            return r;
+        }
         for (;;) {
             Object m = requestPeer.in.read();
             if (m == null) {
                 return null;
             }
             if (m instanceof byte[][] parts && parts[0].length == 0) {
-                requestSent = false;
-                requestPeer = null;
                 return Messages.from(parts, 1);
             }
-            // not a reply with the delimiter: dropped, as libzmq's REQ does
         }
     }
 
+    /**
+     * Readable only once a well-formed reply is there: the replies without a delimiter ahead of it are
+     * dropped here as a receive would drop them, and the reply is kept for the receive (the request stays
+     * outstanding until then).
+     */
     @Override
     Object pollIn() {
-        return requestSent && requestPeer.in.checkRead() ? READY : null;
+        if (!requestSent) {
+            return null;
+        }
+        if (polled == null) {
+            polled = nextReply();
+        }
+        return polled != null ? READY : null;
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -429,6 +430,33 @@ class ZmqPatternsTest {
             assertTrue(poller.isReadable(ib));
             assertEquals("to b", recvStr(b));
             assertTrue(ea.length() > 0);
+        }
+    }
+
+    @Test
+    void reqIsNotReadableOnAReplyWithoutTheDelimiter() {
+        ZmqSocket router = socket(SocketType.ROUTER);
+        ZmqSocket req = socket(SocketType.REQ);
+        req.connect(bind(router, "inproc"));
+        req.send("ask", 0);
+        byte[] id = recv(router);
+        assertEquals(0, recv(router).length);
+        assertEquals("ask", recvStr(router));
+        // inproc: the send puts the message in the REQ's lane before it returns
+        router.send(id, ZmqSocket.SNDMORE);
+        router.send("no delimiter", 0);
+        try (ZmqPoller poller = new ZmqPoller()) {
+            int i = poller.register(req, ZmqPoller.POLLIN);
+            assertEquals(0, poller.poll(0), "a reply a receive would drop is not input");
+            assertNull(req.receive(ZmqSocket.DONTWAIT));
+            router.send(id, ZmqSocket.SNDMORE);
+            router.send(new byte[0], ZmqSocket.SNDMORE);
+            router.send("reply", 0);
+            awaitTrue(() -> poller.poll(ZmqTestSupport.BOUND_MILLIS) > 0 && poller.isReadable(i), "req readable");
+            byte[] reply = req.receive(ZmqSocket.DONTWAIT);
+            assertEquals("reply", reply == null ? null : new String(reply, java.nio.charset.StandardCharsets.UTF_8));
+            assertFalse(req.hasReceiveMore());
+            assertTrue(req.send("next", 0), "the reply ended the request");
         }
     }
 
