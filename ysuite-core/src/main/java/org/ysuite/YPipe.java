@@ -1,12 +1,9 @@
-// Over 500 lines: the public API with its javadoc, the chunked store it needs, and each public
-// call's checked-mode twin (ThreadCheck: the twin must sit beside the call so that a constant
-// false drops it); the padding classes that lay its fields out on separate cache lines are in
-// YPipeFields.
+// The public API with its javadoc, and each public call beside its checked-mode twin
+// (ThreadCheck: the twin must sit beside the call so that a constant false drops it). The
+// chunked store is in YPipeChunks, the side marks in YPipeSides, the cache-line layout of the
+// fields in YPipeFields.
 package org.ysuite;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -80,7 +77,7 @@ import org.ysuite.internal.event.WakeupEvent;
  *
  * @param <T> the type of the items; {@code null} is not an item
  */
-public final class YPipe<T> extends YPipeSpares {
+public final class YPipe<T> extends YPipeChunks<T> {
 
     /** Default number of items per chunk of the store (libzmq's granularity). */
     public static final int DEFAULT_CHUNK_SIZE = 256;
@@ -90,20 +87,6 @@ public final class YPipe<T> extends YPipeSpares {
 
     /** Most drained chunks kept for reuse; beyond that the reader lets them go to the GC. */
     static final int MAX_SPARE_CHUNKS = 64;
-
-    /** The thread markers, for the checked mode's compare-and-set (see {@link ThreadCheck}). */
-    private static final VarHandle READER_INSIDE;
-    private static final VarHandle WRITER_INSIDE;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            READER_INSIDE = lookup.findVarHandle(YPipeReaderStore.class, "readerInside", Thread.class);
-            WRITER_INSIDE = lookup.findVarHandle(YPipeWriterStore.class, "writerInside", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** The user's name for the pipe in events, or null (see {@link #named}). */
     private volatile String name;
@@ -199,23 +182,6 @@ public final class YPipe<T> extends YPipeSpares {
         }
     }
 
-    private void store(T value, boolean incomplete) {
-        // Plain store: published to the reader by the release of c in flush().
-        try {
-            backChunk.items[backPos] = value;
-        } catch (ArrayIndexOutOfBoundsException | NullPointerException e) {
-            throw secondThread(ThreadCheck.busyWriter(null, "write"), e);
-        }
-        backChunk.incomplete[backPos] = incomplete; // writer-only: lets unwrite() rewind f
-        tail++;
-        if (++backPos == backChunk.items.length) {
-            advanceBack();
-        }
-        if (!incomplete) {
-            f = tail;
-        }
-    }
-
     /**
      * Takes back the item written last, if it has not been flushed yet (complete or not).
      *
@@ -232,45 +198,6 @@ public final class YPipe<T> extends YPipeSpares {
             }
         }
         return unstore();
-    }
-
-    private T unstore() {
-        if (tail == w) {
-            return null;
-        }
-        if (backPos == 0) {
-            retreatBack();
-        }
-        backPos--;
-        tail--;
-        @SuppressWarnings("unchecked")
-        T value = (T) backChunk.items[backPos];
-        backChunk.items[backPos] = null;
-        if (f > tail) {
-            rewindF();
-        }
-        return value;
-    }
-
-    /**
-     * A complete item was taken back: f moves to the end of the last complete item still
-     * written, skipping back over the incomplete items before it (never below w).
-     */
-    private void rewindF() {
-        f = tail;
-        Chunk chunk = backChunk;
-        int slot = backPos;
-        while (f > w) {
-            if (slot == 0) {
-                chunk = chunk.prev; // holds item f - 1 >= w: the reader has not reached it
-                slot = chunk.items.length;
-            }
-            slot--;
-            if (!chunk.incomplete[slot]) {
-                return;
-            }
-            f--;
-        }
     }
 
     /**
@@ -378,14 +305,6 @@ public final class YPipe<T> extends YPipeSpares {
         return look();
     }
 
-    /** Default mode, any reader call: refused while another call is inside (see {@link ThreadCheck}). */
-    private void requireReaderFree(String method) {
-        Thread inside = readerInside; // plain: a reader-owned field, on the reader's lines
-        if (inside != null) {
-            throw ThreadCheck.busyReader(inside, method);
-        }
-    }
-
     /** {@link #checkRead()} once the side is checked. */
     private boolean look() {
         if (checkReadPositions()) {
@@ -393,87 +312,6 @@ public final class YPipe<T> extends YPipeSpares {
         }
         releaseConsumed();
         return false;
-    }
-
-    /** Checked mode: enters the reader side, or throws if another call is inside it. */
-    private void enterReader(String method) {
-        // Acquire, and the release in leaveReader: only the checked mode adds these edges.
-        Thread inside = (Thread) READER_INSIDE.compareAndExchangeAcquire(
-                this, (Thread) null, Thread.currentThread());
-        if (inside != null) {
-            throw ThreadCheck.busyReader(inside, method);
-        }
-    }
-
-    private void leaveReader() {
-        READER_INSIDE.setRelease(this, (Thread) null);
-    }
-
-    /** Checked mode: enters the writer side, or throws if another thread is inside it. */
-    private void enterWriter(String method) {
-        Thread inside = (Thread) WRITER_INSIDE.compareAndExchangeAcquire(
-                this, (Thread) null, Thread.currentThread());
-        if (inside != null) {
-            throw ThreadCheck.busyWriter(inside, method);
-        }
-    }
-
-    private void leaveWriter() {
-        WRITER_INSIDE.setRelease(this, (Thread) null);
-    }
-
-    /** Default mode: the reader spins and sleeps (its slow path) with its side marked. */
-    @Override
-    void readerWaitBegins() {
-        if (!ThreadCheck.CHECKED) {
-            readerInside = Thread.currentThread();
-        }
-    }
-
-    @Override
-    void readerWaitEnds() {
-        if (!ThreadCheck.CHECKED) {
-            Thread found = readerInside;
-            readerInside = null;
-            if (found != Thread.currentThread()) {
-                throw ThreadCheck.overlappedReader(found); // another reader came in meanwhile
-            }
-        }
-    }
-
-    /**
-     * Writer that found its reader asleep ({@link #flush()} returned {@code false}): fires
-     * {@code id} on {@code signaler} with the writer side marked, a system call's time in which
-     * another writer thread is seen (a {@link YMailbox.Writer}'s slow path; see
-     * {@link ThreadCheck}).
-     */
-    void signalReader(Signaler signaler, int id) {
-        if (ThreadCheck.CHECKED) {
-            enterWriter("flush");
-            try {
-                signaler.signal(id);
-            } finally {
-                leaveWriter();
-            }
-            return;
-        }
-        Thread me = Thread.currentThread();
-        Thread inside = writerInside;
-        if (inside != null) {
-            throw ThreadCheck.busyWriter(inside, "flush");
-        }
-        writerInside = me;
-        try {
-            signaler.signal(id);
-        } catch (RuntimeException | Error e) {
-            writerInside = null;
-            throw e;
-        }
-        Thread found = writerInside;
-        writerInside = null;
-        if (found != me) {
-            throw ThreadCheck.overlappedWriter(found);
-        }
     }
 
     /**
@@ -556,50 +394,6 @@ public final class YPipe<T> extends YPipeSpares {
     }
 
     /**
-     * Hands every prefetched item to {@code handler}, a chunk's run at a time: the positions live
-     * in locals while the handler runs and are stored back on the way out (also when the handler
-     * throws: the item it was given counts as read).
-     */
-    @SuppressWarnings("unchecked")
-    private int drainPrefetched(Consumer<? super T> handler) {
-        final long start = front;
-        final long end = r;
-        long at = start; // position of items[pos]
-        int pos = frontPos;
-        // Reader-owned plain field: a handler that read on would move front past end, and this
-        // loop would walk into unflushed slots. A plain store per batch, not per item. (In
-        // checked mode the side is marked already, by the call that holds it.)
-        if (!ThreadCheck.CHECKED) {
-            readerInside = Thread.currentThread();
-        }
-        try {
-            while (at != end) {
-                Object[] items = frontChunk.items;
-                int stop = (int) Math.min(items.length, pos + (end - at));
-                while (pos < stop) {
-                    T value = (T) items[pos++];
-                    at++;
-                    handler.accept(value);
-                }
-                if (pos == items.length) {
-                    advanceFront(); // reads neither front nor frontPos; the finally stores them
-                    pos = 0;
-                }
-            }
-        } finally {
-            front = at;
-            frontPos = pos;
-            if (pos == frontChunk.items.length) {
-                advanceFront(); // the handler threw on a chunk's last item
-            }
-            if (!ThreadCheck.CHECKED) {
-                readerInside = null;
-            }
-        }
-        return (int) (at - start);
-    }
-
-    /**
      * Applies {@code predicate} to the next item without reading it.
      *
      * @param predicate the test
@@ -629,141 +423,6 @@ public final class YPipe<T> extends YPipeSpares {
             return predicate.test((T) frontChunk.items[frontPos]);
         } finally {
             readerInside = null;
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Chunked store
-    // ------------------------------------------------------------------------------------------
-
-    @Override
-    final long itemsBetween(long from, long to) {
-        return to - from;
-    }
-
-    /** Takes the item at front; the caller knows it has been prefetched. */
-    @SuppressWarnings("unchecked")
-    private T take() {
-        Object[] items;
-        T value;
-        try {
-            items = frontChunk.items;
-            value = (T) items[frontPos];
-        } catch (ArrayIndexOutOfBoundsException | NullPointerException e) {
-            throw secondThread(ThreadCheck.overlappedReader(null), e);
-        }
-        // The slot is not nulled here: that store would land on the cache line the writer is
-        // filling. Consumed slots are nulled in bulk when the reader sleeps or leaves the chunk.
-        front++;
-        if (++frontPos == items.length) {
-            advanceFront();
-        }
-        return value;
-    }
-
-    /**
-     * Positions past a chunk's end or a chunk gone: impossible for one thread per side, so two
-     * threads moved them (see Misuse). The JVM's own bounds and null checks find it, so this
-     * costs no instruction while the pipe is used right.
-     */
-    private static IllegalStateException secondThread(IllegalStateException e, RuntimeException cause) {
-        e.initCause(cause);
-        return e;
-    }
-
-    /** Writer: moves to a fresh chunk, reusing a drained one when the reader has returned any. */
-    private void advanceBack() {
-        Thread inside = writerInside; // once per chunk: another writer thread inside its signal?
-        if (inside != null && inside != Thread.currentThread()) {
-            throw ThreadCheck.busyWriter(inside, "write");
-        }
-        Chunk next = freeChunks;
-        if (next == null) {
-            // Acquire: the reader's release in recycle() published its last reads of (and nulls
-            // in) these chunks, so our writes to them cannot be seen by those reads.
-            next = takeSpares();
-        }
-        if (next == null) {
-            next = new Chunk(backChunk.items.length);
-        } else {
-            freeChunks = next.next;
-        }
-        next.next = null;
-        next.prev = backChunk;
-        // Plain: the reader follows this link only to reach items of a later flush, which
-        // publishes it.
-        backChunk.next = next;
-        backChunk = next;
-        backPos = 0;
-    }
-
-    /** Writer: unwrite crossed to the previous chunk; keep the emptied one for the next advance. */
-    private void retreatBack() {
-        Chunk gone = backChunk;
-        // gone.prev holds items >= w, so the reader has never reached gone (and never wrote it).
-        backChunk = gone.prev;
-        backChunk.next = null;
-        gone.prev = null;
-        gone.next = freeChunks;
-        freeChunks = gone;
-        backPos = backChunk.items.length;
-    }
-
-    /** Reader: the front chunk is drained; move on and give the drained chunk back to the writer. */
-    private void advanceFront() {
-        Thread inside = readerInside; // once per chunk: another reader thread inside its wait?
-        if (inside != null && inside != Thread.currentThread()) {
-            throw ThreadCheck.busyReader(inside, "read");
-        }
-        Chunk drained = frontChunk;
-        if (drained.next == null) {
-            // One reader never passes the last flushed item, which lies in a later chunk: another
-            // reader thread moved the positions (see Misuse).
-            throw ThreadCheck.overlappedReader(null);
-        }
-        // No reference kept alive by a drained chunk (a spare, or garbage): null what is left.
-        try {
-            Arrays.fill(drained.items, clearedPos, drained.items.length, null);
-        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
-            throw secondThread(ThreadCheck.overlappedReader(null), e); // clearedPos past the end
-        }
-        clearedPos = 0;
-        frontChunk = drained.next;
-        // The writer reads prev only to unwrite across a chunk edge, which never reaches back
-        // into items the reader has consumed; dropping it keeps drained chunks unlinked.
-        frontChunk.prev = null;
-        frontPos = 0;
-        recycle(drained);
-    }
-
-    /**
-     * Reader, going to sleep: nulls the front chunk's slots consumed since the last time, so a
-     * sleeping reader keeps no consumed item alive. The writer never writes below frontPos in
-     * the front chunk (those slots are consumed, and it reuses the chunk only after the reader
-     * recycled it), so these plain stores race with nothing.
-     */
-    private void releaseConsumed() {
-        if (clearedPos < frontPos) {
-            try {
-                Arrays.fill(frontChunk.items, clearedPos, frontPos, null);
-            } catch (IndexOutOfBoundsException | NullPointerException e) {
-                throw secondThread(ThreadCheck.overlappedReader(null), e); // frontPos past the end
-            }
-            clearedPos = frontPos;
-        }
-    }
-
-    /** One chunk of the store; {@code next} links the queue, or the spare list once drained. */
-    static final class Chunk {
-        final Object[] items;
-        final boolean[] incomplete; // writer-only: was items[i] written incomplete?
-        Chunk next;
-        Chunk prev;
-        int spares; // length of the spare list from this chunk on (reader-written)
-
-        Chunk(int size) {
-            items = new Object[size];
-            incomplete = new boolean[size];
         }
     }
 }

@@ -6,10 +6,10 @@ import java.lang.invoke.VarHandle;
 /** The writer's store: chunk and slot of the next write, and chunks ready for reuse. */
 abstract class YPipeWriterStore extends PipeProtocol {
     /** Writer: chunk and slot of the next write. */
-    YPipe.Chunk backChunk;
+    YPipeChunks.Chunk backChunk;
     int backPos;
     /** Writer: drained chunks taken from the reader, ready for reuse. */
-    YPipe.Chunk freeChunks;
+    YPipeChunks.Chunk freeChunks;
     /** Writer's counter: flushes that found the reader asleep (read racily by stats()). */
     long wakeupsSent;
     /**
@@ -33,7 +33,7 @@ abstract class YPipePad4 extends YPipeWriterStore {
 
 /** The reader's store: chunk and slot of the next read. */
 abstract class YPipeReaderStore extends YPipePad4 {
-    YPipe.Chunk frontChunk;
+    YPipeChunks.Chunk frontChunk;
     int frontPos;
     /**
      * Reader: the thread running a readBatch handler or a probe predicate, or spinning before it
@@ -65,18 +65,18 @@ abstract class YPipeSpareList extends YPipePad5 {
     static {
         try {
             SPARES = MethodHandles.lookup().findVarHandle(
-                    YPipeSpareList.class, "spares", YPipe.Chunk.class);
+                    YPipeSpareList.class, "spares", YPipeChunks.Chunk.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     /** Shared: drained chunks pushed by the reader, taken all at once by the writer. */
-    private YPipe.Chunk spares;
+    private YPipeChunks.Chunk spares;
 
     /** Writer: takes the whole spare list (acquire, pairing with {@link #recycle}'s release). */
-    final YPipe.Chunk takeSpares() {
-        return (YPipe.Chunk) SPARES.getAndSetAcquire(this, (YPipe.Chunk) null);
+    final YPipeChunks.Chunk takeSpares() {
+        return (YPipeChunks.Chunk) SPARES.getAndSetAcquire(this, (YPipeChunks.Chunk) null);
     }
 
     /**
@@ -86,10 +86,10 @@ abstract class YPipeSpareList extends YPipePad5 {
      * the reader pushes, the writer only swaps the whole list out, so head is always either null
      * or a chunk this thread pushed (hence an opaque read is enough).
      */
-    final void recycle(YPipe.Chunk drained) {
-        YPipe.Chunk head;
+    final void recycle(YPipeChunks.Chunk drained) {
+        YPipeChunks.Chunk head;
         do {
-            head = (YPipe.Chunk) SPARES.getOpaque(this);
+            head = (YPipeChunks.Chunk) SPARES.getOpaque(this);
             int count = head == null ? 0 : head.spares;
             if (count >= YPipe.MAX_SPARE_CHUNKS) {
                 drained.next = null;
