@@ -103,12 +103,17 @@ final class SharedPipeFileSystem {
     /** Whether the regular file {@code target} starts like a pipe file; unreadable counts as no. */
     private static boolean hasPipeMagic(Path target) {
         try (FileChannel ch = FileChannel.open(target, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            return ch.read(magic, SharedPipeDescriptor.MAGIC_AT) == 8
-                    && magic.getLong(0) == SharedPipeDescriptor.MAGIC;
+            return hasPipeMagic(ch);
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** Whether the file open on {@code ch} starts with the pipe file's magic number. */
+    private static boolean hasPipeMagic(FileChannel ch) throws IOException {
+        ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+        return ch.read(magic, SharedPipeDescriptor.MAGIC_AT) == 8
+                && magic.getLong(0) == SharedPipeDescriptor.MAGIC;
     }
 
     /**
@@ -310,8 +315,7 @@ final class SharedPipeFileSystem {
                 Object inode = Files.getAttribute(Posix.procPath(fd), "unix:ino");
                 Object device = Files.getAttribute(Posix.procPath(fd), "unix:dev");
                 try (FileChannel ch = channel(fd)) {
-                    ByteBuffer magic = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-                    if (ch.read(magic, SharedPipeDescriptor.MAGIC_AT) != 8 || magic.getLong(0) != SharedPipeDescriptor.MAGIC) {
+                    if (!hasPipeMagic(ch)) {
                         throw new IOException(target + " is not a pipe file (no \"YSPIPE01\" magic): not deleted");
                     }
                     Pointer flock = OfdLock.newFlock();

@@ -23,7 +23,6 @@ public final class OfdLock {
     static final int F_OFD_SETLK = 37;
     static final short F_WRLCK = 1;
     static final short F_UNLCK = 2;
-    static final int EACCES = 13;
 
     private OfdLock() {
     }
@@ -53,7 +52,7 @@ public final class OfdLock {
             return true;
         }
         int err = Posix.errno();
-        if (err == Posix.EAGAIN || err == EACCES) {
+        if (err == Posix.EAGAIN || err == Posix.EACCES) {
             return false;
         }
         throw new IOException(Posix.failure("fcntl(F_OFD_SETLK)", err));

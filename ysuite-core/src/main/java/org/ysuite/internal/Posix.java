@@ -59,6 +59,8 @@ public final class Posix {
     public static final int EBADF = 9;
     /** {@code ENOENT}. */
     public static final int ENOENT = 2;
+    /** {@code EACCES}: permission denied (or, from {@code fcntl} locks, a lock held). */
+    public static final int EACCES = 13;
     /** {@code EEXIST}. */
     public static final int EEXIST = 17;
     /** {@code EISDIR}. */
@@ -240,7 +242,7 @@ public final class Posix {
             case EBADF: text = "EBADF: bad file descriptor"; break;
             case EAGAIN: text = "EAGAIN: resource temporarily unavailable"; break;
             case 12: text = "ENOMEM: cannot allocate memory"; break;
-            case 13: text = "EACCES: permission denied"; break;
+            case EACCES: text = "EACCES: permission denied"; break;
             case 16: text = "EBUSY: device or resource busy"; break;
             case EEXIST: text = "EEXIST: file exists"; break;
             case 18: text = "EXDEV: invalid cross-device link"; break;
