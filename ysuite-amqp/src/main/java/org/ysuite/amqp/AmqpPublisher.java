@@ -1,5 +1,6 @@
 // Over 500 lines: the public API with its javadoc, and the publisher's thread, whose state (the
-// awake writers, the recording side of the ledger, the close sequence) is private to it.
+// awake writers, the recording side of the ledger, the close sequence) is private to it. Opening
+// the links, and what follows a loss (the wait for its cause, reconnecting), are PublisherRecovery's.
 package org.ysuite.amqp;
 
 import com.rabbitmq.client.AMQP;
@@ -72,24 +73,19 @@ public final class AmqpPublisher implements AutoCloseable {
     /** The loss cause of a close that had to break the connection under the publisher's thread. */
     private static final String HELD = CLOSED_EARLY
             + "; the connection took no more frames, and close broke it";
-    /** The shortest wait between two tries to reconnect, whatever the first one was. */
-    private static final long MIN_RECONNECT_DELAY = TimeUnit.MILLISECONDS.toNanos(1);
 
     final OnFull onFull;
     private final int writerBufferBytes;
     private final int maxBatch;
     private final int confirmWindow;
     private final AMQP.BasicProperties properties;
-    private final ConnectionFactory factory;
-    private final String name;
-    /** The first wait before reconnecting, in nanoseconds; {@code -1}: no reconnection. */
-    private final long reconnectDelay;
-    private final long maxReconnectDelay;
     /** One per channel, for the publisher's life: lane i of every link records in ledger i. */
     private final ConfirmLedger[] ledgers;
     private final YMailbox<Object> mailbox = new YMailbox<>();
     /** The wake-ups of threads other than the writers (connection, closer); guarded by itself. */
     private final YMailbox.Writer<Object> control;
+    /** Opens the links, and after a loss waits for the cause and reconnects (this thread's). */
+    private final PublisherRecovery recovery;
     private final Thread thread;
 
     /** OPEN, CLOSING, DOWN or CLOSED; written under {@code this}, read by any thread. */
@@ -124,15 +120,12 @@ public final class AmqpPublisher implements AutoCloseable {
         this.confirmWindow = b.confirmWindow;
         this.confirmWake = new ConfirmWake(b.confirmWindow, b.maxBatch);
         this.properties = b.properties;
-        this.factory = factory;
-        this.name = b.name;
-        this.reconnectDelay = b.reconnectDelayNanos;
-        this.maxReconnectDelay = b.maxReconnectDelayNanos;
         this.ledgers = new ConfirmLedger[b.channels];
         Arrays.setAll(ledgers, i -> new ConfirmLedger(b.confirmWindow));
         this.awake = new AwakeWriters(OffHeapYPipe.maxMessageLength(b.writerBufferBytes));
         this.control = mailbox.newWriter();
-        this.link = PublisherLink.open(factory, name, properties, ledgers, this);
+        this.recovery = new PublisherRecovery(b, factory, ledgers, this, mailbox, onWake);
+        this.link = recovery.open();
         this.thread = new Thread(this::run, b.name + "-publisher");
         thread.start(); // happens-before: the thread sees everything set up above
     }
@@ -415,12 +408,16 @@ public final class AmqpPublisher implements AutoCloseable {
                 }
             }
             if (link.down && !settledDown) {
-                awaitShutdownSignal(link);
+                recovery.awaitShutdownSignal(link);
                 connected = false;
                 // Under each ledger's lock: no confirm settles at the same time, and a late one
                 // finds its tag settled. Every published message has its fate from here on.
                 settleAll();
-                if (reconnectDelay >= 0 && state == OPEN && reconnect()) {
+                PublisherLink next = recovery.reconnects() && state == OPEN ? recovery.reconnect(link) : null;
+                if (next != null) {
+                    link = next; // the volatile write publishes the new link's fields to the writers
+                    reconnections++; // this thread's only: no lost update
+                    connected = true; // after the link: lossCause() reads the link first
                     continue;
                 }
                 if (downCause == null) {
@@ -457,63 +454,6 @@ public final class AmqpPublisher implements AutoCloseable {
             sleep(settledDown);
         }
     }
-
-    /**
-     * After a loss, every published message settled: opens a new link through the same factory,
-     * waiting {@code reconnectDelay} before the first try and doubling the wait after each failed
-     * one, up to {@code maxReconnectDelay}. Meanwhile nothing drains the writers' buffers: they
-     * fill, and the writers meet back-pressure. A close() ends the wait (its wake-up); a try under
-     * way runs to its end (at most the factory's connection timeout).
-     *
-     * @return {@code true} once connected again; {@code false} if the publisher is closing
-     */
-    private boolean reconnect() throws InterruptedException {
-        PublisherLink lost = link;
-        lost.close(0); // whatever is left of it: no wait for the broker
-        long delay = reconnectDelay;
-        for (;;) {
-            long until = System.nanoTime() + delay;
-            for (long left = delay; state == OPEN && left > 0; left = until - System.nanoTime()) {
-                mailbox.poll(onWake, left, TimeUnit.NANOSECONDS); // writers' wake-ups are kept
-            }
-            if (state != OPEN) {
-                return false;
-            }
-            try {
-                // Every earlier tag is settled: each new channel's tag t is its ledger's base + t.
-                // The new link's fields are published to the writers by the volatile write.
-                link = PublisherLink.open(factory, name, properties, ledgers, this);
-                reconnections++; // this thread's only: no lost update
-                connected = true;
-                return true;
-            } catch (IOException | TimeoutException | RuntimeException e) {
-                lost.cause = "reconnecting failed: " + Causes.describe(e);
-                delay = Math.min(maxReconnectDelay, Math.max(2 * delay, MIN_RECONNECT_DELAY));
-            }
-        }
-    }
-
-    /**
-     * After a failed write, waits for the connection's shutdown signal while the publisher is
-     * open, at most {@link PublisherLink#SHUTDOWN_SIGNAL_WAIT_NANOS}: a broker's close that comes
-     * after the reset it caused is then the loss's cause. The signal's listener, and a close(),
-     * wake this thread; writers' wake-ups are kept.
-     */
-    private void awaitShutdownSignal(PublisherLink l) throws InterruptedException {
-        long wait = shutdownSignalWaitNanos;
-        long until = System.nanoTime() + wait;
-        for (long left = wait; state == OPEN && l.awaitsShutdownSignal() && left > 0;
-                left = until - System.nanoTime()) {
-            mailbox.poll(onWake, left, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    /**
-     * How long the thread waits after a failed write for the connection's shutdown signal
-     * ({@link PublisherLink#SHUTDOWN_SIGNAL_WAIT_NANOS}); a test that orders the events itself
-     * makes it longer, so that a loaded machine cannot reorder them.
-     */
-    volatile long shutdownSignalWaitNanos = PublisherLink.SHUTDOWN_SIGNAL_WAIT_NANOS;
 
     /** The current link (tests: its state after a failure). */
     PublisherLink link() {

@@ -37,6 +37,8 @@ public final class AmqpPublisherBuilder {
     String name = "ysuite-amqp";
     long reconnectDelayNanos = -1;
     long maxReconnectDelayNanos = -1;
+    /** How long a failed write waits for the shutdown signal; a test that orders the events sets it longer. */
+    long shutdownSignalWaitNanos = PublisherRecovery.SHUTDOWN_SIGNAL_WAIT_NANOS;
 
     AmqpPublisherBuilder() {
     }

@@ -10,7 +10,6 @@ import com.rabbitmq.client.NoOpMetricsCollector;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.net.Socket;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -43,14 +42,6 @@ final class PublisherLink {
      */
     final MetricsCollector metrics;
     private final AmqpPublisher publisher;
-
-    /**
-     * How long the publisher's thread waits, after a failed write, for the connection's shutdown
-     * signal ({@link #awaitsShutdownSignal}): a broker that closes a connection sends its
-     * {@code connection.close} and then closes the socket, so a write can fail on the reset before
-     * amqp-client's reading thread reports the close (RabbitMQ's {@code stop_app}: 4 to 80 ms).
-     */
-    static final long SHUTDOWN_SIGNAL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** Set by a channel's shutdown listener, or by the publisher's thread on a failed publish. */
     volatile boolean down;
@@ -169,8 +160,9 @@ final class PublisherLink {
 
     /**
      * Whether the link's cause is a failed write and no shutdown signal has come yet: the
-     * publisher's thread then waits for it (at most {@link #SHUTDOWN_SIGNAL_WAIT_NANOS}, woken by
-     * {@link #channelShutdown}), so that a broker's close that follows the reset names the loss.
+     * publisher's thread then waits for it (at most
+     * {@link PublisherRecovery#SHUTDOWN_SIGNAL_WAIT_NANOS}, woken by {@link #channelShutdown}), so
+     * that a broker's close that follows the reset names the loss.
      */
     synchronized boolean awaitsShutdownSignal() {
         return causeIsWrite && !signalled;

@@ -83,8 +83,9 @@ class LossCauseTest {
             sockets.add(s);
             return s;
         }));
-        try (AmqpPublisher publisher = AmqpPublisher.builder().name("forced").open(factory)) {
-            publisher.shutdownSignalWaitNanos = TimeUnit.SECONDS.toNanos(60); // the test orders the events
+        AmqpPublisherBuilder builder = AmqpPublisher.builder().name("forced");
+        builder.shutdownSignalWaitNanos = TimeUnit.SECONDS.toNanos(60); // the test orders the events
+        try (AmqpPublisher publisher = builder.open(factory)) {
             PublisherWriter w = publisher.newWriter();
             w.publish("", "forced", new byte[8]);
             assertTrue(w.awaitSettled(1, 20, TimeUnit.SECONDS), "the first message settled");
