@@ -53,8 +53,8 @@ final class PublisherLink {
     volatile String cause;
     /** {@link #cause} is a failed write's, which the broker's close may follow; under {@code this}. */
     private boolean causeIsWrite;
-    /** A channel's shutdown signal has come (the connection's, or the channel's own). */
-    private volatile boolean signalled;
+    /** A channel's shutdown signal has come (the connection's, or the channel's own); under {@code this}. */
+    private boolean signalled;
     volatile boolean blocked;
     volatile String blockedReason;
 
