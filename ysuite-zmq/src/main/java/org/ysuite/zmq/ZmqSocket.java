@@ -415,7 +415,9 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private void attachPeer(Peer p) {
-        if (p.gone || closed) {
+        // a peer already gone is attached all the same: what it sent before it left is read (its
+        // detach request follows this one, and the fair queue lets it go once its lane is drained)
+        if (closed) {
             return;
         }
         if (!rules.accepts(p)) {

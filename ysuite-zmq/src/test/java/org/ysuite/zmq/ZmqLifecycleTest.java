@@ -222,6 +222,40 @@ class ZmqLifecycleTest {
     }
 
     /**
+     * A peer that connected, sent and left while the application was not calling the socket is still
+     * read: its messages arrived, and a receive after its departure returns them (libzmq keeps a
+     * terminated pipe until it is read).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"inproc", "tcp", "ipc"})
+    void aPeerThatLeftBeforeTheSocketLookedIsStillRead(String transport) throws Exception {
+        try (ZmqContext ctx = ZmqContext.create()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.setLinger(0);
+            java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            pull.setEventListener(events::add);
+            String ep = bind(pull, transport);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.setLinger(-1);
+            push.connect(ep);
+            for (int i = 0; i < 3; i++) {
+                push.send("sent " + i, 0);
+            }
+            push.close(); // returns once the three are written
+            if (!transport.equals("inproc")) {
+                ZmqEvent e;
+                do {
+                    e = events.poll(BOUND_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    assertTrue(e != null, "the pusher's departure within the bound");
+                } while (e.kind() != ZmqEvent.Kind.DISCONNECTED);
+            }
+            for (int i = 0; i < 3; i++) {
+                assertEquals("sent " + i, recvStr(pull), "what the departed peer sent");
+            }
+        }
+    }
+
+    /**
      * A failed connect is retried once, not once per way it is reported: after several refused attempts,
      * the endpoint served at last gets one connection, and no failed attempt reads as a failed handshake.
      */
