@@ -33,25 +33,31 @@ final class SocketEndpoints {
         }
     }
 
-    /** Closes the listener recorded under {@code endpoint} (either of its names); false if none. */
-    boolean unbind(String endpoint) {
+    /**
+     * Closes the listener recorded under {@code endpoint} (either of its names).
+     *
+     * @throws ZmqException ENOENT if none is
+     */
+    void unbind(String endpoint) {
         AutoCloseable h = bound.remove(endpoint);
         if (h == null) {
-            return false;
+            throw new ZmqException(ZmqError.ENOENT, "unbind: not bound to " + endpoint);
         }
         bound.values().removeIf(v -> v == h);
         closeQuietly(h);
-        return true;
     }
 
-    /** Closes the connector of {@code endpoint}; false if none. */
-    boolean disconnect(String endpoint) {
+    /**
+     * Closes the connector of {@code endpoint}.
+     *
+     * @throws ZmqException ENOENT if there is none
+     */
+    void disconnect(String endpoint) {
         AutoCloseable h = connected.remove(endpoint);
         if (h == null) {
-            return false;
+            throw new ZmqException(ZmqError.ENOENT, "disconnect: not connected to " + endpoint);
         }
         closeQuietly(h);
-        return true;
     }
 
     /** Stops accepting and reconnecting everywhere; the connections themselves stay up. */

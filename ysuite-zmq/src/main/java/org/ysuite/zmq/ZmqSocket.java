@@ -1,23 +1,9 @@
-// Over 500 lines: about 410 of them are the public API, 46 methods with their javadoc (endpoints, four send
-// and three receive variants, subscriptions, fd, the options by setter, getter and name, close); the rest
-// is what those share (a message's frames, the wait loops, peers arriving and leaving). The per-type rules
-// are in SocketRules and its subclasses, the waiting in SocketSignals, the endpoints in SocketEndpoints.
 package org.ysuite.zmq;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.ysuite.Signaler;
 import org.ysuite.zmq.internal.Endpoint;
-import org.ysuite.zmq.internal.Lane;
-import org.ysuite.zmq.internal.LoadBalancer;
-import org.ysuite.zmq.internal.Peer;
-import org.ysuite.zmq.internal.SocketBridge;
 import org.ysuite.zmq.internal.SocketOptions;
 
 /**
@@ -54,89 +40,31 @@ public final class ZmqSocket implements AutoCloseable {
     private final SocketType type;
     private final SocketOptions options = new SocketOptions();
     private final SocketSignals signals = new SocketSignals();
-    private final ConcurrentLinkedQueue<Object[]> commands = new ConcurrentLinkedQueue<>();
-    /** Every peer whose transport is up, for close (any thread). */
-    private final Set<Peer> live = ConcurrentHashMap.newKeySet();
+    private final SocketPeers peers;
     /** The type's send and receive rules (socket thread). */
     private final SocketRules rules;
-    /** The rules' outbound peers, where sends find arrays to reuse. */
-    private final LoadBalancer outPeers;
-
-    private Object current;
-    private int currentIndex;
-    private boolean receiveMore;
-    private final ArrayList<byte[]> sendParts = new ArrayList<>();
+    private final OutgoingMessage outgoing;
+    private final IncomingMessage incoming = new IncomingMessage();
 
     private final SocketEndpoints endpoints = new SocketEndpoints();
     private String lastEndpoint = "";
-    private volatile ZmqEventListener listener;
+    /**
+     * Set by close() on whatever thread closes (the application's, or the context's): volatile, so an I/O
+     * thread attaching a peer after it sees it and closes the peer, and isClosed() answers any thread.
+     */
     private volatile boolean closed;
-
-    private final SocketBridge bridge = new SocketBridge() {
-        @Override
-        public SocketType type() {
-            return type;
-        }
-
-        @Override
-        public SocketOptions options() {
-            return options;
-        }
-
-        @Override
-        public void attach(Peer peer) {
-            rules.goingLive(peer);
-            if (closed) {
-                // the socket closed while this peer shook hands: close() either saw it in live or did not;
-                // closing it here too is harmless (closing twice is a no-op)
-                live.remove(peer);
-                peer.close();
-                return;
-            }
-            commands.add(new Object[] {Boolean.TRUE, peer});
-            wake();
-        }
-
-        @Override
-        public void detach(Peer peer) {
-            live.remove(peer);
-            commands.add(new Object[] {Boolean.FALSE, peer});
-            wake();
-        }
-
-        @Override
-        public void wake() {
-            signals.wake();
-        }
-
-        @Override
-        public void event(ZmqEvent event) {
-            ZmqEventListener l = listener;
-            if (l != null) {
-                try {
-                    l.event(event);
-                } catch (RuntimeException ignored) {
-                    // a listener's failure must not break the I/O thread
-                }
-            }
-        }
-    };
 
     ZmqSocket(ZmqContext context, SocketType type) {
         this.context = context;
         this.type = type;
-        this.rules = SocketRules.of(type, options, live);
-        this.outPeers = rules.out;
+        this.peers = new SocketPeers(type, options, signals, this::isClosed);
+        this.rules = peers.rules;
+        this.outgoing = new OutgoingMessage(rules.out);
     }
 
     /** The socket's type. */
     public SocketType type() {
         return type;
-    }
-
-    /** The transports' view of this socket. */
-    SocketBridge bridge() {
-        return bridge;
     }
 
     // ---------------------------------------------------------------- endpoints
@@ -153,7 +81,7 @@ public final class ZmqSocket implements AutoCloseable {
         checkOpen();
         Endpoint ep = Endpoint.parse(endpoint);
         String[] resolved = new String[1];
-        AutoCloseable handle = context.bind(bridge, ep, resolved);
+        AutoCloseable handle = context.bind(peers, ep, resolved);
         endpoints.bound(endpoint, resolved[0], handle);
         lastEndpoint = resolved[0];
     }
@@ -167,7 +95,7 @@ public final class ZmqSocket implements AutoCloseable {
     public void connect(String endpoint) {
         checkOpen();
         Endpoint ep = Endpoint.parse(endpoint);
-        AutoCloseable handle = context.connect(bridge, ep);
+        AutoCloseable handle = context.connect(peers, ep);
         endpoints.connected(endpoint, handle);
         lastEndpoint = endpoint;
     }
@@ -180,9 +108,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void unbind(String endpoint) {
         checkOpen();
-        if (!endpoints.unbind(endpoint)) {
-            throw new ZmqException(ZmqError.ENOENT, "unbind: not bound to " + endpoint);
-        }
+        endpoints.unbind(endpoint);
     }
 
     /**
@@ -192,9 +118,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void disconnect(String endpoint) {
         checkOpen();
-        if (!endpoints.disconnect(endpoint)) {
-            throw new ZmqException(ZmqError.ENOENT, "disconnect: not connected to " + endpoint);
-        }
+        endpoints.disconnect(endpoint);
     }
 
     /** The last endpoint bound (port resolved) or connected, libzmq's ZMQ_LAST_ENDPOINT; "" if none. */
@@ -235,50 +159,25 @@ public final class ZmqSocket implements AutoCloseable {
      *     ENOTSUP for PULL and SUB, ETERM once closed
      */
     public boolean send(byte[] data, int offset, int length, int flags) {
-        if (offset < 0 || length < 0 || offset > data.length - length) {
-            throw new ZmqException(ZmqError.EINVAL, "send: offset " + offset + " and length " + length
-                    + " outside the array of " + data.length + " bytes");
-        }
-        byte[] copy = reusable(length);
+        checkRange("send", data, offset, length);
+        byte[] copy = outgoing.buffer(length);
         System.arraycopy(data, offset, copy, 0, length);
         return sendOwned(copy, flags);
     }
 
-    /**
-     * An array of {@code length} bytes: one the I/O thread handed back after writing it (no allocation for a
-     * stream of same-sized messages), else a new one.
-     */
-    private byte[] reusable(int length) {
-        Lane r = outPeers.recycle();
-        if (r != null) {
-            Object b = r.read();
-            if (b != null && ((byte[]) b).length == length) {
-                return (byte[]) b;
-            }
-        }
-        return new byte[length];
-    }
-
     private boolean sendOwned(byte[] frame, int flags) {
         checkOpen();
-        rules.checkSend(sendParts.isEmpty());
+        rules.checkSend(!outgoing.started());
         if ((flags & SNDMORE) != 0) {
-            sendParts.add(frame);
+            outgoing.hold(frame);
             return true;
         }
-        Object message;
-        if (sendParts.isEmpty()) {
-            message = frame;
-        } else {
-            byte[][] m = sendParts.toArray(new byte[sendParts.size() + 1][]);
-            m[m.length - 1] = frame;
-            message = m;
-        }
+        Object message = outgoing.complete(frame);
         long deadline = SocketSignals.deadline((flags & DONTWAIT) != 0 ? 0 : options.sendTimeout);
         for (;;) {
-            processCommands();
+            peers.apply();
             if (rules.trySend(message)) {
-                sendParts.clear();
+                outgoing.sent();
                 return true;
             }
             if (!signals.await(deadline)) {
@@ -313,10 +212,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     ({@link #DONTWAIT}, or the receive timeout)
      */
     public int receive(byte[] buf, int offset, int length, int flags) {
-        if (offset < 0 || length < 0 || offset > buf.length - length) {
-            throw new ZmqException(ZmqError.EINVAL, "receive: offset " + offset + " and length " + length
-                    + " outside the array of " + buf.length + " bytes");
-        }
+        checkRange("receive", buf, offset, length);
         byte[] f = nextFrame(flags);
         if (f == null) {
             return -1;
@@ -333,44 +229,29 @@ public final class ZmqSocket implements AutoCloseable {
 
     /** Whether the last frame received has more frames after it (libzmq ZMQ_RCVMORE). */
     public boolean hasReceiveMore() {
-        return receiveMore;
+        return incoming.more();
     }
 
     private byte[] nextFrame(int flags) {
         checkOpen();
-        if (current == null) {
+        if (!incoming.pending()) {
             long deadline = SocketSignals.deadline((flags & DONTWAIT) != 0 ? 0 : options.receiveTimeout);
             for (;;) {
                 signals.clearFd();
-                processCommands();
+                peers.apply();
                 Object m = rules.tryReceive();
                 if (m != null) {
-                    current = m;
-                    currentIndex = 0;
+                    incoming.start(m);
                     break;
                 }
                 if (!signals.await(deadline)) {
-                    receiveMore = false;
+                    incoming.none();
                     return null;
                 }
             }
         }
-        byte[] f;
-        if (current instanceof byte[] single) {
-            f = single;
-            current = null;
-            receiveMore = false;
-        } else {
-            byte[][] m = (byte[][]) current;
-            f = m[currentIndex++];
-            receiveMore = currentIndex < m.length;
-            if (!receiveMore) {
-                current = null;
-            }
-        }
-        return f;
+        return incoming.next();
     }
-
 
     // ---------------------------------------------------------------- subscriptions
 
@@ -399,43 +280,6 @@ public final class ZmqSocket implements AutoCloseable {
         rules.subscription(prefix, on);
     }
 
-    // ---------------------------------------------------------------- peers
-
-    /** Applies the transports' attach/detach requests (socket thread). */
-    private void processCommands() {
-        Object[] c;
-        while ((c = commands.poll()) != null) {
-            Peer p = (Peer) c[1];
-            if (c[0] == Boolean.TRUE) {
-                attachPeer(p);
-            } else {
-                detachPeer(p);
-            }
-        }
-    }
-
-    private void attachPeer(Peer p) {
-        // a peer already gone is attached all the same: what it sent before it left is read (its
-        // detach request follows this one, and the fair queue lets it go once its lane is drained)
-        if (closed) {
-            return;
-        }
-        if (!rules.accepts(p)) {
-            p.close(); // PAIR talks to one peer; a second is refused, as libzmq does
-            return;
-        }
-        p.attached = true;
-        rules.attached(p);
-    }
-
-    private void detachPeer(Peer p) {
-        if (!p.attached) {
-            return;
-        }
-        p.attached = false;
-        rules.detached(p);
-    }
-
     // ---------------------------------------------------------------- polling
 
     /**
@@ -444,17 +288,16 @@ public final class ZmqSocket implements AutoCloseable {
      */
     boolean canReceive() {
         checkOpen();
-        if (current != null) {
+        if (incoming.pending()) {
             return true;
         }
-        processCommands();
+        peers.apply();
         Object m = rules.pollIn();
         if (m == null) {
             return false;
         }
         if (m != SocketRules.READY) {
-            current = m; // filters and envelopes need the message itself: keep it
-            currentIndex = 0;
+            incoming.start(m); // filters and envelopes need the message itself: keep it
         }
         return true;
     }
@@ -462,7 +305,7 @@ public final class ZmqSocket implements AutoCloseable {
     /** Whether a send would not block now (ZMQ_POLLOUT). Socket thread only. */
     boolean canSend() {
         checkOpen();
-        processCommands();
+        peers.apply();
         return rules.canSend();
     }
 
@@ -488,7 +331,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     /** Tells {@code l} of connection events from now on (null: none). See {@link ZmqEventListener}. */
     public void setEventListener(ZmqEventListener l) {
-        this.listener = l;
+        peers.listener(l);
     }
 
     // ---------------------------------------------------------------- options
@@ -608,15 +451,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void setOption(String name, Object value) {
         checkOpen();
-        String k = SocketOptions.key(name);
-        if (k.equals("SUBSCRIBE") || k.equals("UNSUBSCRIBE")) {
-            byte[] b = value instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) value;
-            subscription(b, k.equals("SUBSCRIBE"));
-            return;
-        }
-        if (!options.set(name, value)) {
-            throw new ZmqException(ZmqError.EINVAL, "setOption: unknown option " + name);
-        }
+        SocketOptionNames.set(this, options, name, value);
     }
 
     /**
@@ -626,18 +461,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public Object getOption(String name) {
         checkOpen();
-        switch (SocketOptions.key(name)) {
-            case "TYPE": return type;
-            case "RCVMORE": return receiveMore;
-            case "LAST_ENDPOINT": return lastEndpoint;
-            case "FD": return fd();
-            default:
-                Object v = options.get(name);
-                if (v == null) {
-                    throw new ZmqException(ZmqError.EINVAL, "getOption: unknown option " + name);
-                }
-                return v;
-        }
+        return SocketOptionNames.get(this, options, name);
     }
 
     // ---------------------------------------------------------------- close
@@ -645,6 +469,13 @@ public final class ZmqSocket implements AutoCloseable {
     /** Whether {@link #close()} was called (or the context closed). */
     public boolean isClosed() {
         return closed;
+    }
+
+    private static void checkRange(String op, byte[] array, int offset, int length) {
+        if (offset < 0 || length < 0 || offset > array.length - length) {
+            throw new ZmqException(ZmqError.EINVAL, op + ": offset " + offset + " and length " + length
+                    + " outside the array of " + array.length + " bytes");
+        }
     }
 
     private void checkOpen() {
@@ -670,20 +501,7 @@ public final class ZmqSocket implements AutoCloseable {
         closed = true;
         // stop accepting and reconnecting; the connections themselves stay up for the linger
         endpoints.stop();
-        // elapsed time against the limit, never a deadline: nanoTime may be negative, and a deadline
-        // of start + an "infinite" linger would overflow
-        boolean forever = lingerMillis < 0;
-        long limit = TimeUnit.MILLISECONDS.toNanos(Math.max(lingerMillis, 0));
-        long start = System.nanoTime();
-        for (Peer p : live) {
-            while (!p.drained() && (forever || System.nanoTime() - start < limit) && !p.gone) {
-                LockSupport.parkNanos(200_000L); // close's bounded wait for the I/O thread to write
-            }
-        }
-        for (Peer p : live) {
-            p.close();
-        }
-        live.clear();
+        peers.close(lingerMillis);
         endpoints.closeStopped();
         signals.close();
         context.closed(this);

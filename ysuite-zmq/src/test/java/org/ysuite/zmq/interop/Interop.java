@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 import org.ysuite.zmq.ZmqSocket;
+import org.zeromq.ZMQ;
 
 /**
  * What the interop tests share: one end of a connection ({@link End}: a ysuite socket, a libzmq
@@ -69,35 +72,82 @@ final class Interop {
         void unsubscribe(byte[] prefix);
     }
 
+    /**
+     * An {@link End} over a library's one-frame calls: sends a message frame by frame, receives its first
+     * frame within the wait asked for and the rest within {@link PyPeer#WAIT_S}.
+     */
+    abstract static class FrameEnd implements End {
+        private final String name;
+
+        FrameEnd(String name) {
+            this.name = name;
+        }
+
+        /** Sends one frame; false if the library gave up (its send timeout). */
+        abstract boolean sendFrame(byte[] frame, boolean more);
+
+        /** Why the last {@link #sendFrame} failed, for the assertion's message. */
+        String sendFailure() {
+            return "timed out";
+        }
+
+        /** Receives one frame within {@code millis}; null if none came. */
+        abstract byte[] receiveFrame(long millis);
+
+        /** Whether the frame last received has more after it. */
+        abstract boolean hasMore();
+
+        @Override
+        public void send(byte[]... frames) {
+            for (int i = 0; i < frames.length; i++) {
+                if (!sendFrame(frames[i], i < frames.length - 1)) {
+                    throw new AssertionError(name + "'s send of frame " + i + " failed: " + sendFailure());
+                }
+            }
+        }
+
+        @Override
+        public List<byte[]> receive(long millis) {
+            byte[] f = receiveFrame(millis);
+            if (f == null) {
+                return null;
+            }
+            List<byte[]> m = new ArrayList<>();
+            m.add(f);
+            while (hasMore()) {
+                f = receiveFrame(TimeUnit.SECONDS.toMillis(PyPeer.WAIT_S));
+                if (f == null) {
+                    throw new AssertionError(name + ": the rest of a multipart message did not come in "
+                            + PyPeer.WAIT_S + " s");
+                }
+                m.add(f);
+            }
+            return m;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
     /** A ysuite socket as an {@link End}. */
     static End of(ZmqSocket s) {
-        return new End() {
+        return new FrameEnd("ysuite") {
             @Override
-            public void send(byte[]... frames) {
-                for (int i = 0; i < frames.length; i++) {
-                    assertTrue(s.send(frames[i], i < frames.length - 1 ? ZmqSocket.SNDMORE : 0),
-                            "ysuite's send of frame " + i + " timed out");
-                }
+            boolean sendFrame(byte[] frame, boolean more) {
+                return s.send(frame, more ? ZmqSocket.SNDMORE : 0);
             }
 
             @Override
-            public List<byte[]> receive(long millis) {
+            byte[] receiveFrame(long millis) {
                 s.setReceiveTimeout((int) millis);
-                byte[] f = s.receive(0);
-                if (f == null) {
-                    return null;
-                }
-                List<byte[]> m = new ArrayList<>();
-                m.add(f);
-                while (s.hasReceiveMore()) {
-                    s.setReceiveTimeout((int) TimeUnit.SECONDS.toMillis(PyPeer.WAIT_S));
-                    f = s.receive(0);
-                    if (f == null) {
-                        throw new AssertionError("ysuite: the rest of a multipart message did not come in " + PyPeer.WAIT_S + " s");
-                    }
-                    m.add(f);
-                }
-                return m;
+                return s.receive(0);
+            }
+
+            @Override
+            boolean hasMore() {
+                return s.hasReceiveMore();
             }
 
             @Override
@@ -109,12 +159,49 @@ final class Interop {
             public void unsubscribe(byte[] prefix) {
                 s.unsubscribe(prefix);
             }
+        };
+    }
+
+    /** A JeroMQ socket as an {@link End}. */
+    static End of(ZMQ.Socket s) {
+        return new FrameEnd("JeroMQ") {
+            @Override
+            boolean sendFrame(byte[] frame, boolean more) {
+                return s.send(frame, more ? ZMQ.SNDMORE : 0);
+            }
 
             @Override
-            public String toString() {
-                return "ysuite";
+            String sendFailure() {
+                return "errno " + s.errno();
+            }
+
+            @Override
+            byte[] receiveFrame(long millis) {
+                s.setReceiveTimeOut((int) millis);
+                return s.recv(0);
+            }
+
+            @Override
+            boolean hasMore() {
+                return s.hasReceiveMore();
+            }
+
+            @Override
+            public void subscribe(byte[] prefix) {
+                s.subscribe(prefix);
+            }
+
+            @Override
+            public void unsubscribe(byte[] prefix) {
+                s.unsubscribe(prefix);
             }
         };
+    }
+
+    /** The four sides of a pair's test: (ysuite binds, ysuite plays the pair's first role). */
+    static Stream<Arguments> sides() {
+        return Stream.of(Arguments.of(true, true), Arguments.of(true, false), Arguments.of(false, true),
+                Arguments.of(false, false));
     }
 
     /** A ysuite socket with the tests' bounds: sends and receives give up after {@link PyPeer#WAIT_S}. */

@@ -1,13 +1,9 @@
 package org.ysuite.zmq.interop;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ysuite.zmq.SocketType;
 import org.ysuite.zmq.ZmqContext;
@@ -41,54 +37,6 @@ class JeromqPeerTest {
         }
     }
 
-    static Stream<Arguments> sides() {
-        return Stream.of(Arguments.of(true, true), Arguments.of(true, false), Arguments.of(false, true), Arguments.of(false, false));
-    }
-
-    /** A JeroMQ socket as an {@link End}. */
-    private static End of(ZMQ.Socket s) {
-        return new End() {
-            @Override
-            public void send(byte[]... frames) {
-                for (int i = 0; i < frames.length; i++) {
-                    if (!s.send(frames[i], i < frames.length - 1 ? ZMQ.SNDMORE : 0)) {
-                        throw new AssertionError("JeroMQ's send of frame " + i + " failed: errno " + s.errno());
-                    }
-                }
-            }
-
-            @Override
-            public List<byte[]> receive(long millis) {
-                s.setReceiveTimeOut((int) millis);
-                byte[] f = s.recv(0);
-                if (f == null) {
-                    return null;
-                }
-                List<byte[]> m = new ArrayList<>();
-                m.add(f);
-                while (s.hasReceiveMore()) {
-                    m.add(s.recv(0));
-                }
-                return m;
-            }
-
-            @Override
-            public void subscribe(byte[] prefix) {
-                s.subscribe(prefix);
-            }
-
-            @Override
-            public void unsubscribe(byte[] prefix) {
-                s.unsubscribe(prefix);
-            }
-
-            @Override
-            public String toString() {
-                return "JeroMQ";
-            }
-        };
-    }
-
     private End[] link(SocketType first, SocketType second, boolean ysuiteFirst, boolean ysuiteBinds) {
         ZmqSocket y = Interop.bounded(ctx.socket(ysuiteFirst ? first : second));
         ZMQ.Socket j = jeromqSocket((ysuiteFirst ? second : first).name());
@@ -103,7 +51,7 @@ class JeromqPeerTest {
             y.connect("tcp://127.0.0.1:" + port);
         }
         End ye = Interop.of(y);
-        End je = of(j);
+        End je = Interop.of(j);
         return ysuiteFirst ? new End[] {ye, je} : new End[] {je, ye};
     }
 
@@ -143,14 +91,14 @@ class JeromqPeerTest {
     private static final int CONNECT_TRIES = 4;
 
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite pushes: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void pushPull(boolean ysuiteBinds, boolean ysuitePushes) {
         End[] e = link(SocketType.PUSH, SocketType.PULL, ysuitePushes, ysuiteBinds);
         Interop.oneWay(e[0], e[1]);
     }
 
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite is REQ: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void reqRep(boolean ysuiteBinds, boolean ysuiteReq) {
         End[] e = link(SocketType.REQ, SocketType.REP, ysuiteReq, ysuiteBinds);
         Interop.requestReply(e[0], e[1]);

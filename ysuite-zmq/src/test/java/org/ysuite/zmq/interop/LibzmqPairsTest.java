@@ -4,18 +4,11 @@ import static org.ysuite.zmq.interop.Interop.assertMessage;
 import static org.ysuite.zmq.interop.Interop.bytes;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ysuite.zmq.SocketType;
-import org.ysuite.zmq.ZmqContext;
 import org.ysuite.zmq.ZmqSocket;
 import org.ysuite.zmq.interop.Interop.End;
 
@@ -25,29 +18,7 @@ import org.ysuite.zmq.interop.Interop.End;
  * role: multipart messages with 0 B and 1 MiB frames, subscriptions and unsubscriptions, XPUB/XSUB
  * subscription messages, routing ids, REQ/REP envelopes (also with DEALER and ROUTER standing in).
  */
-class LibzmqPairsTest {
-
-    private ZmqContext ctx;
-    private final List<PyPeer> peers = new ArrayList<>();
-
-    @BeforeEach
-    void open() {
-        ctx = ZmqContext.create();
-    }
-
-    @AfterEach
-    void close() {
-        try {
-            peers.forEach(PyPeer::close);
-        } finally {
-            ctx.close();
-        }
-    }
-
-    /** (ysuite binds, ysuite plays the pair's first role). */
-    static Stream<Arguments> sides() {
-        return Stream.of(Arguments.of(true, true), Arguments.of(true, false), Arguments.of(false, true), Arguments.of(false, false));
-    }
+class LibzmqPairsTest extends LibzmqTest {
 
     /**
      * Connects a ysuite socket and a libzmq peer; returns the two ends in role order (first, second).
@@ -62,12 +33,11 @@ class LibzmqPairsTest {
         PyPeer py;
         if (ysuiteBinds) {
             y.bind("tcp://127.0.0.1:0");
-            py = PyPeer.start(pyType, false, y.lastEndpoint(), pyOptions);
+            py = peer(pyType, false, y.lastEndpoint(), pyOptions);
         } else {
-            py = PyPeer.start(pyType, true, "tcp://127.0.0.1:*", pyOptions);
+            py = peer(pyType, true, "tcp://127.0.0.1:*", pyOptions);
             y.connect(py.endpoint());
         }
-        peers.add(py);
         End ye = Interop.of(y);
         return ysuiteFirst ? new End[] {ye, py} : new End[] {py, ye};
     }
@@ -85,14 +55,14 @@ class LibzmqPairsTest {
     }
 
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite pushes: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void pushPull(boolean ysuiteBinds, boolean ysuitePushes) throws IOException {
         End[] e = link(SocketType.PUSH, SocketType.PULL, ysuitePushes, ysuiteBinds);
         Interop.oneWay(e[0], e[1]);
     }
 
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite publishes: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void pubSub(boolean ysuiteBinds, boolean ysuitePublishes) throws IOException {
         End[] e = link(SocketType.PUB, SocketType.SUB, ysuitePublishes, ysuiteBinds);
         Interop.publishSubscribe(e[0], e[1]);
@@ -100,7 +70,7 @@ class LibzmqPairsTest {
 
     /** XSUB sends subscriptions as messages (0x01 prefix, 0x00 to cancel); XPUB receives them and publishes. */
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite is XPUB: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void xpubXsub(boolean ysuiteBinds, boolean ysuiteXpub) throws IOException {
         End[] e = link(SocketType.XPUB, SocketType.XSUB, ysuiteXpub, ysuiteBinds);
         End xpub = e[0];
@@ -120,7 +90,7 @@ class LibzmqPairsTest {
     }
 
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite is REQ: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void reqRep(boolean ysuiteBinds, boolean ysuiteReq) throws IOException {
         End[] e = link(SocketType.REQ, SocketType.REP, ysuiteReq, ysuiteBinds);
         Interop.requestReply(e[0], e[1]);
@@ -128,7 +98,7 @@ class LibzmqPairsTest {
 
     /** A DEALER's routing id reaches the ROUTER as the first frame; the ROUTER's reply is routed by it. */
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite is DEALER: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void dealerRouter(boolean ysuiteBinds, boolean ysuiteDealer) throws IOException {
         End[] e = link(SocketType.DEALER, SocketType.ROUTER, ysuiteDealer, ysuiteBinds,
                 s -> s.setIdentity(bytes("dealer-1")), "ROUTING_ID=dealer-1");
@@ -144,7 +114,7 @@ class LibzmqPairsTest {
 
     /** A DEALER talks to a REP by writing and reading the empty delimiter itself. */
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite is DEALER: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void dealerRep(boolean ysuiteBinds, boolean ysuiteDealer) throws IOException {
         End[] e = link(SocketType.DEALER, SocketType.REP, ysuiteDealer, ysuiteBinds);
         End dealer = e[0];
@@ -159,7 +129,7 @@ class LibzmqPairsTest {
 
     /** A ROUTER sees a REQ's request as routing id, empty delimiter, body; the reply goes back the same way. */
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite is REQ: {1}")
-    @MethodSource("sides")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
     void reqRouter(boolean ysuiteBinds, boolean ysuiteReq) throws IOException {
         End[] e = link(SocketType.REQ, SocketType.ROUTER, ysuiteReq, ysuiteBinds,
                 s -> s.setIdentity(bytes("req-1")), "ROUTING_ID=req-1");

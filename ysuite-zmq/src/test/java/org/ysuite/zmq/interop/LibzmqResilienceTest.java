@@ -12,11 +12,8 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ysuite.zmq.SocketType;
-import org.ysuite.zmq.ZmqContext;
 import org.ysuite.zmq.ZmqEvent;
 import org.ysuite.zmq.ZmqSocket;
 
@@ -26,33 +23,10 @@ import org.ysuite.zmq.ZmqSocket;
  * mid-stream loses only what it had not written (nothing is duplicated) and a restarted one is
  * reconnected to, and close's linger is bounded, or unbounded and then delivers everything.
  */
-class LibzmqResilienceTest {
+class LibzmqResilienceTest extends LibzmqTest {
 
     /** A quiet period, the subject of the heartbeat test: many heartbeat intervals and timeouts long. */
     private static final long QUIET_MS = 2_000;
-
-    private ZmqContext ctx;
-    private final List<PyPeer> peers = new ArrayList<>();
-
-    @BeforeEach
-    void open() {
-        ctx = ZmqContext.create();
-    }
-
-    @AfterEach
-    void close() {
-        try {
-            peers.forEach(PyPeer::close);
-        } finally {
-            ctx.close();
-        }
-    }
-
-    private PyPeer peer(String type, boolean bind, String endpoint, String... options) throws IOException {
-        PyPeer p = PyPeer.start(type, bind, endpoint, options);
-        peers.add(p);
-        return p;
-    }
 
     /**
      * Both sides ping every 50 ms and give up after 300 ms without traffic; through a quiet period of

@@ -10,7 +10,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -55,13 +54,39 @@ final class PyPeer implements Interop.End, AutoCloseable {
         this.endpoint = ready.substring("READY ".length());
     }
 
-    /** The python that has Debian's python3-zmq: $YSUITE_PYTHON, else /usr/bin/python3, else python3. */
-    static String python() {
-        String env = System.getenv("YSUITE_PYTHON");
-        if (env != null && !env.isEmpty()) {
-            return env;
+    /**
+     * The python that imports zmq (Debian's python3-zmq): $YSUITE_PYTHON if set, else the first of
+     * /usr/bin/python3 and python3 that imports zmq, looked for once; null if none does. The one locator of
+     * the tests' python peers.
+     */
+    static synchronized String python() {
+        if (!looked) {
+            looked = true;
+            String env = System.getenv("YSUITE_PYTHON");
+            python = env != null && !env.isEmpty() ? env : firstImportingZmq("/usr/bin/python3", "python3");
         }
-        return Files.isExecutable(Paths.get("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
+        return python;
+    }
+
+    private static String python;
+    private static boolean looked;
+
+    private static String firstImportingZmq(String... candidates) {
+        for (String candidate : candidates) {
+            try {
+                Process p = new ProcessBuilder(candidate, "-c", "import zmq").redirectErrorStream(true).start();
+                if (p.waitFor(WAIT_S, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                    return candidate;
+                }
+                p.destroyForcibly();
+            } catch (IOException notThere) {
+                // try the next
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
     }
 
     /**
@@ -72,10 +97,14 @@ final class PyPeer implements Interop.End, AutoCloseable {
      * @param endpoint the endpoint ({@code tcp://127.0.0.1:*} to bind a free port)
      * @param options libzmq options as {@code NAME=VALUE}, set before bind/connect
      * @return the running peer, bound or connecting
-     * @throws IOException if python cannot be started
+     * @throws IOException if no python imports zmq, or it cannot be started
      */
     static PyPeer start(String type, boolean bind, String endpoint, String... options) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(python(), script().toString(), type, bind ? "bind" : "connect", endpoint));
+        String python = python();
+        if (python == null) {
+            throw new IOException("no python3 that imports zmq (install python3-zmq or set YSUITE_PYTHON)");
+        }
+        List<String> cmd = new ArrayList<>(List.of(python, script().toString(), type, bind ? "bind" : "connect", endpoint));
         cmd.addAll(Arrays.asList(options));
         Path err = Files.createTempFile("zmq_peer", ".err");
         Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
