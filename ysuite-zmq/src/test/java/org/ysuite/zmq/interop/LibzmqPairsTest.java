@@ -4,7 +4,9 @@ import static org.ysuite.zmq.interop.Interop.assertMessage;
 import static org.ysuite.zmq.interop.Interop.bytes;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,8 +16,8 @@ import org.ysuite.zmq.interop.Interop.End;
 
 /**
  * Every socket pair with libzmq 4.3 (pyzmq in a child process, {@link PyPeer}) on the other side,
- * over tcp on loopback, ysuite binding and libzmq connecting and the reverse, ysuite in either
- * role: multipart messages with 0 B and 1 MiB frames, subscriptions and unsubscriptions, XPUB/XSUB
+ * over tcp on loopback (PUSH/PULL and REQ/REP also over ipc), ysuite binding and libzmq connecting
+ * and the reverse, ysuite in either role: multipart messages with 0 B and 1 MiB frames, subscriptions and unsubscriptions, XPUB/XSUB
  * subscription messages, routing ids, REQ/REP envelopes (also with DEALER and ROUTER standing in).
  */
 class LibzmqPairsTest extends LibzmqTest {
@@ -27,15 +29,21 @@ class LibzmqPairsTest extends LibzmqTest {
      */
     private End[] link(SocketType first, SocketType second, boolean ysuiteFirst, boolean ysuiteBinds,
                        Consumer<ZmqSocket> ysuiteOptions, String... pyOptions) throws IOException {
+        return link(first, second, ysuiteFirst, ysuiteBinds, null, ysuiteOptions, pyOptions);
+    }
+
+    /** As above, over {@code ipc} (a Unix domain socket at that path) where it is not null, else tcp. */
+    private End[] link(SocketType first, SocketType second, boolean ysuiteFirst, boolean ysuiteBinds, Path ipc,
+                       Consumer<ZmqSocket> ysuiteOptions, String... pyOptions) throws IOException {
         ZmqSocket y = Interop.bounded(ctx.socket(ysuiteFirst ? first : second));
         ysuiteOptions.accept(y);
         String pyType = (ysuiteFirst ? second : first).name();
         PyPeer py;
         if (ysuiteBinds) {
-            y.bind("tcp://127.0.0.1:0");
+            y.bind(ipc == null ? "tcp://127.0.0.1:0" : "ipc://" + ipc);
             py = peer(pyType, false, y.lastEndpoint(), pyOptions);
         } else {
-            py = peer(pyType, true, "tcp://127.0.0.1:*", pyOptions);
+            py = peer(pyType, true, ipc == null ? "tcp://127.0.0.1:*" : "ipc://" + ipc, pyOptions);
             y.connect(py.endpoint());
         }
         End ye = Interop.of(y);
@@ -59,6 +67,27 @@ class LibzmqPairsTest extends LibzmqTest {
     void pushPull(boolean ysuiteBinds, boolean ysuitePushes) throws IOException {
         End[] e = link(SocketType.PUSH, SocketType.PULL, ysuitePushes, ysuiteBinds);
         Interop.oneWay(e[0], e[1]);
+    }
+
+    /** ipc:// with libzmq's ipc: one Unix domain socket path, either side binding, either side sending. */
+    @ParameterizedTest(name = "ysuite binds: {0}, ysuite pushes: {1}")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
+    void pushPullOverIpc(boolean ysuiteBinds, boolean ysuitePushes, @TempDir Path dir) throws IOException {
+        End[] e = link(SocketType.PUSH, SocketType.PULL, ysuitePushes, ysuiteBinds, dir.resolve("p.sock"), s -> { });
+        Interop.oneWay(e[0], e[1]);
+    }
+
+    /** REQ/REP over ipc with libzmq, both ways: the envelope crosses the Unix domain socket intact. */
+    @ParameterizedTest(name = "ysuite binds: {0}, ysuite requests: {1}")
+    @MethodSource("org.ysuite.zmq.interop.Interop#sides")
+    void reqRepOverIpc(boolean ysuiteBinds, boolean ysuiteRequests, @TempDir Path dir) throws IOException {
+        End[] e = link(SocketType.REQ, SocketType.REP, ysuiteRequests, ysuiteBinds, dir.resolve("r.sock"), s -> { });
+        for (int i = 0; i < 3; i++) {
+            e[0].send(bytes("request " + i));
+            assertMessage(e[1].receive(), bytes("request " + i));
+            e[1].send(bytes("reply " + i));
+            assertMessage(e[0].receive(), bytes("reply " + i));
+        }
     }
 
     @ParameterizedTest(name = "ysuite binds: {0}, ysuite publishes: {1}")
