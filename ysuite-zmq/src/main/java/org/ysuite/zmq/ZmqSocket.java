@@ -28,6 +28,9 @@ import org.ysuite.zmq.internal.SocketOptions;
  * the network are dropped (as libzmq drops a terminated pipe's messages); messages it sent that arrived
  * are still received. A message half-written when the connection broke is lost. A connecting socket
  * reconnects (see {@link #setReconnectInterval}); nothing is resent.
+ *
+ * <p>(This file is the socket's public API and its javadoc, a little over 500 lines; the work is in
+ * {@code SocketPeers}, {@code OutgoingMessage}, {@code IncomingMessage} and the per-type {@code SocketRules}.)
  */
 public final class ZmqSocket implements AutoCloseable {
 
