@@ -20,6 +20,10 @@ final class ZmtpCommands {
     static final byte[] PONG = ascii("PONG");
     static final byte[] SUBSCRIBE = ascii("SUBSCRIBE");
     static final byte[] CANCEL = ascii("CANCEL");
+    /** PLAIN's commands (RFC 24). */
+    static final byte[] HELLO = ascii("HELLO");
+    static final byte[] WELCOME = ascii("WELCOME");
+    static final byte[] INITIATE = ascii("INITIATE");
 
     /** The flags of a command frame (RFC 23: bit 2), short and long. */
     static final int FLAG_COMMAND = 0x04;
@@ -110,14 +114,19 @@ final class ZmtpCommands {
 
     /** A READY command carrying {@code properties} as RFC 23's metadata. */
     static ByteBuf ready(ByteBufAllocator alloc, Map<String, byte[]> properties) {
-        int size = 1 + READY.length;
+        return withMetadata(alloc, READY, properties);
+    }
+
+    /** A command named {@code commandName} (READY, or PLAIN's INITIATE) whose data is {@code properties} as RFC 23's metadata. */
+    static ByteBuf withMetadata(ByteBufAllocator alloc, byte[] commandName, Map<String, byte[]> properties) {
+        int size = 1 + commandName.length;
         for (Map.Entry<String, byte[]> e : properties.entrySet()) {
             size += 1 + e.getKey().length() + 4 + e.getValue().length;
         }
         ByteBuf out = alloc.buffer(9 + size);
         writeHeader(out, size);
-        out.writeByte(READY.length);
-        out.writeBytes(READY);
+        out.writeByte(commandName.length);
+        out.writeBytes(commandName);
         for (Map.Entry<String, byte[]> e : properties.entrySet()) {
             byte[] name = e.getKey().getBytes(StandardCharsets.US_ASCII);
             out.writeByte(name.length);

@@ -56,7 +56,9 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         this.channel = channel;
         this.options = options;
         this.listener = listener;
-        this.mechanism = new NullMechanism(options);
+        ZmtpSecurity security = options.security();
+        this.mechanism = !security.isPlain() ? new NullMechanism(options)
+                : security.server() ? new PlainServerMechanism(options) : new PlainClientMechanism(options);
         this.decoder = new ZmtpDecoder(this, options.maxMessageSize());
         SocketType type = options.socketType();
         this.takesSubscriptions = type == SocketType.PUB || type == SocketType.XPUB;
@@ -86,7 +88,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         }
         started = true;
         ByteBuf greeting = ctx.alloc().buffer(ZmtpGreeting.LENGTH);
-        ZmtpGreeting.write(greeting, mechanism.name(), options.asServer());
+        ZmtpSecurity security = options.security();
+        ZmtpGreeting.write(greeting, mechanism.name(), security.isPlain() ? security.server() : options.asServer());
         encoder.command(greeting);
         encoder.flush();
         int limit = options.handshakeMillis();
@@ -159,6 +162,12 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
                     ? "mechanism mismatch: the peer offers " + theirs + ", this side speaks " + ours
                     : "unknown mechanism \"" + theirs + "\" in the peer's greeting", false);
         }
+        ZmtpSecurity security = options.security();
+        if (security.isPlain() && ZmtpGreeting.asServer(in, offset) == security.server()) {
+            // RFC 24: one side is the PLAIN server (as-server 1), the other the client (as-server 0)
+            throw new ZmtpProtocolException("both sides are PLAIN " + (security.server() ? "servers" : "clients")
+                    + ": one must set plainServer, the other a username and password", true);
+        }
         mechanism.start(this);
     }
 
@@ -170,7 +179,10 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
                     + length + " B", !ready);
         }
         if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.ERROR)) {
-            drop("peer error: " + ZmtpCommands.errorReason(in, offset, length));
+            String reason = ZmtpCommands.errorReason(in, offset, length);
+            // RFC 27's status codes, as libzmq's servers send them when ZAP refuses a peer
+            drop("peer error: " + reason + (reason.matches("[345]00")
+                    ? " (the server's ZAP handler refused this side's credentials)" : ""));
             return;
         }
         if (!ready) {
@@ -278,6 +290,28 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     }
 
     @Override
+    public void later(ZmtpMechanism.Task task) {
+        ctx.executor().execute(() -> {
+            if (closed || ready) {
+                return;
+            }
+            try {
+                task.run();
+            } catch (ZmtpProtocolException e) {
+                protocolError(e);
+            } catch (RuntimeException e) {
+                finish("failed in the handshake: " + e, e, null);
+            }
+        });
+    }
+
+    @Override
+    public String peerAddress() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : "";
+    }
+
+    @Override
     public Channel channel() {
         return channel;
     }
@@ -378,8 +412,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     }
 
     private void protocolError(ZmtpProtocolException e) {
-        ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.getMessage()) : null;
-        finish("protocol error: " + e.getMessage(), e, error);
+        ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.peerReason()) : null;
+        finish(e.isRefusal() ? e.getMessage() : "protocol error: " + e.getMessage(), e, error);
     }
 
     @Override
@@ -417,6 +451,11 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             return;
         }
         closed = true;
+        try {
+            mechanism.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cancelling the mechanism's pending work threw", e);
+        }
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
             handshakeTimer = null;
