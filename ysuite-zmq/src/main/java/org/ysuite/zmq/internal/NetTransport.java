@@ -61,6 +61,11 @@ public final class NetTransport {
         this.group = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(THREAD_PREFIX, true), factory);
     }
 
+    /** One of the event loops, for short tasks of the context's own (ZAP replies). */
+    public java.util.concurrent.Executor executor() {
+        return group.next();
+    }
+
     /**
      * Binds {@code socket} at {@code ep} (tcp or ipc).
      *
