@@ -102,11 +102,6 @@ final class ZmtpGreeting {
         return sb.toString();
     }
 
-    /** The peer's as-server flag (RFC 23: the byte after the mechanism, 1 for the mechanism's server). */
-    static boolean asServer(ByteBuf in, int offset) {
-        return in.getUnsignedByte(offset + AS_SERVER_OFFSET) == 1;
-    }
-
     /** Whether the peer's 20 mechanism bytes are exactly {@code name} NUL-padded, as libzmq compares them. */
     static boolean mechanismIs(ByteBuf in, int offset, String name) {
         for (int i = 0; i < MECHANISM_LENGTH; i++) {

@@ -162,27 +162,24 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
                     ? "mechanism mismatch: the peer offers " + theirs + ", this side speaks " + ours
                     : "unknown mechanism \"" + theirs + "\" in the peer's greeting", false);
         }
-        ZmtpSecurity security = options.security();
-        if (security.isPlain() && ZmtpGreeting.asServer(in, offset) == security.server()) {
-            // RFC 24: one side is the PLAIN server (as-server 1), the other the client (as-server 0)
-            throw new ZmtpProtocolException("both sides are PLAIN " + (security.server() ? "servers" : "clients")
-                    + ": one must set plainServer, the other a username and password", true);
-        }
+        // The peer's as-server flag is not checked: libzmq 4.3's PLAIN server announces 0. Two PLAIN clients
+        // meet a HELLO where WELCOME is expected (a protocol error); two servers wait for the handshake timeout.
         mechanism.start(this);
     }
 
     /** One command's body ({@code length} bytes at {@code offset}). */
     void command(ByteBuf in, int offset, int length) throws ZmtpProtocolException {
+        if (!ready && ZmtpCommands.isLibzmq43Error(in, offset, length)) {
+            peerError(ZmtpCommands.libzmq43ErrorReason(in, offset, length));
+            return;
+        }
         if (length < 1 || in.getUnsignedByte(offset) > length - 1) {
             throw new ZmtpProtocolException("malformed command: a name of "
                     + (length < 1 ? "no" : Integer.toString(in.getUnsignedByte(offset))) + " B in a body of "
                     + length + " B", !ready);
         }
         if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.ERROR)) {
-            String reason = ZmtpCommands.errorReason(in, offset, length);
-            // RFC 27's status codes, as libzmq's servers send them when ZAP refuses a peer
-            drop("peer error: " + reason + (reason.matches("[345]00")
-                    ? " (the server's ZAP handler refused this side's credentials)" : ""));
+            peerError(ZmtpCommands.errorReason(in, offset, length));
             return;
         }
         if (!ready) {
@@ -197,6 +194,12 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             subscriptionCommand(in, offset, length, ZmtpCommands.CANCEL.length, false);
         }
         // PONG: its arrival already counted as traffic. Other commands are ignored, as libzmq ignores them.
+    }
+
+    private void peerError(String reason) {
+        // RFC 27's status codes, as libzmq's servers send them when ZAP refuses a peer
+        drop("peer error: " + reason + (reason.matches("[345]00")
+                ? " (the server's ZAP handler refused this side's credentials)" : ""));
     }
 
     private void subscriptionCommand(ByteBuf in, int offset, int length, int nameLength, boolean subscribe) {

@@ -12,8 +12,9 @@
  *     engine chooses not to (only libzmq 3.2 and older speak them).</li>
  * <li><b>Mechanism.</b> NULL (RFC 23) or PLAIN (RFC 24, {@link org.ysuite.zmq.wire.ZmtpSecurity}), the
  *     PLAIN server asking a {@link org.ysuite.zmq.wire.ZmtpAuthenticator} (ZAP, RFC 27) without blocking
- *     its loop. A peer offering another mechanism (CURVE) or an unknown name is dropped at its greeting;
- *     two PLAIN peers must be one server, one client (the greeting's as-server flag). The READY sent carries {@code Socket-Type}, and {@code Identity}
+ *     its loop. A peer offering another mechanism (CURVE) or an unknown name is dropped at its greeting.
+ *     The peer's as-server flag is not checked (libzmq's PLAIN server announces 0): two PLAIN clients
+ *     fail at the second HELLO, two PLAIN servers at the handshake timeout. The READY sent carries {@code Socket-Type}, and {@code Identity}
  *     for REQ, DEALER and ROUTER; the peer's READY must carry a {@code Socket-Type} compatible with ours
  *     ({@link org.ysuite.zmq.SocketType#isCompatible}), and metadata whose lengths stay inside the
  *     command. A handshake refused after the greetings is explained to the peer by an ERROR command.</li>
