@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.ysuite.zmq.internal.Endpoint;
 import org.ysuite.zmq.internal.Inproc;
 import org.ysuite.zmq.internal.NetTransport;
@@ -100,7 +101,7 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     /** One of the I/O threads, for work that must not run on the application's thread. */
-    java.util.concurrent.Executor ioExecutor() {
+    Executor ioExecutor() {
         return net.executor();
     }
 

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.zmq.ZmqError;
 import org.ysuite.zmq.ZmqException;
@@ -62,7 +63,7 @@ public final class NetTransport {
     }
 
     /** One of the event loops, for short tasks of the context's own (ZAP replies). */
-    public java.util.concurrent.Executor executor() {
+    public Executor executor() {
         return group.next();
     }
 

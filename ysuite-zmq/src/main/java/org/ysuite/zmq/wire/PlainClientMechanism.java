@@ -1,6 +1,7 @@
 package org.ysuite.zmq.wire;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -40,8 +41,8 @@ final class PlainClientMechanism implements ZmtpMechanism {
         data[1 + user.length] = (byte) pass.length;
         System.arraycopy(pass, 0, data, 2 + user.length, pass.length);
         out.send(ZmtpCommands.command(out.alloc(), ZmtpCommands.HELLO, data));
-        java.util.Arrays.fill(pass, (byte) 0);
-        java.util.Arrays.fill(data, (byte) 0);
+        Arrays.fill(pass, (byte) 0); // our copies; the frame itself is released once written
+        Arrays.fill(data, (byte) 0);
     }
 
     @Override

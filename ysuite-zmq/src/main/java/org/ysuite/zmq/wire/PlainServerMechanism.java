@@ -1,6 +1,8 @@
 package org.ysuite.zmq.wire;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +108,7 @@ final class PlainServerMechanism implements ZmtpMechanism {
         state = State.WAITING_ZAP;
         ZmtpAuthenticator authenticator = security.authenticator();
         if (authenticator == null) {
-            java.util.Arrays.fill(pass, (byte) 0);
+            Arrays.fill(pass, (byte) 0);
             throw ZmtpProtocolException.refused("authentication failed: no ZAP handler to check PLAIN credentials",
                     "500");
         }
@@ -129,7 +131,7 @@ final class PlainServerMechanism implements ZmtpMechanism {
         Map<String, byte[]> p = new LinkedHashMap<>();
         byte[] metadata = reply.metadata();
         try {
-            p.putAll(ZmtpCommands.metadata(io.netty.buffer.Unpooled.wrappedBuffer(metadata), 0, metadata.length));
+            p.putAll(ZmtpCommands.metadata(Unpooled.wrappedBuffer(metadata), 0, metadata.length));
         } catch (ZmtpProtocolException e) {
             throw ZmtpProtocolException.refused("authentication failed: the ZAP reply's " + e.getMessage(), "500");
         }
