@@ -44,7 +44,8 @@ final class ZapClient implements ZmtpAuthenticator {
     /** Whether a read of the replies is scheduled and has not yet started. */
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private ZmqSocket dealer;
-    private Executor executor;
+    /** Set under the lock before the DEALER's signal is added; read by whichever thread fires that signal. */
+    private volatile Executor executor;
     private boolean closed;
 
     ZapClient(ZmqContext context) {

@@ -124,6 +124,26 @@ class PlainSecurityTest {
     }
 
     @Test
+    void aMalformedZapReplyRefusesTheClientWith500() throws Exception {
+        ZmqSocket zap = ctx.socket(SocketType.REP);
+        zap.setLinger(0);
+        zap.bind("inproc://zeromq.zap.01");
+        Seen serverEvents = new Seen();
+        ZmqSocket pull = server(serverEvents);
+        client(pull.lastEndpoint(), "alice", "secret", new Seen());
+        assertEquals("1.0", recvStr(zap));
+        byte[] id = zap.receive(0);
+        while (zap.hasReceiveMore()) {
+            zap.receive(0);
+        }
+        zap.send("1.0", ZmqSocket.SNDMORE);
+        zap.send(id, ZmqSocket.SNDMORE);
+        zap.send("999", 0); // three frames, and no such status code
+        ZmqEvent e = serverEvents.await(x -> x.kind() == ZmqEvent.Kind.HANDSHAKE_FAILED, "refusal");
+        assertTrue(e.reason().startsWith("authentication failed: ZAP 500 malformed ZAP reply: 4 frames"), e.reason());
+    }
+
+    @Test
     void aNullClientAndAPlainServerDoNotMeet() throws Exception {
         try (ZapHandler zap = new ZapHandler(ctx, Map.of("alice", "secret"))) {
             Seen serverEvents = new Seen();
