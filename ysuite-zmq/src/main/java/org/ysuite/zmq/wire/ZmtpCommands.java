@@ -113,7 +113,7 @@ final class ZmtpCommands {
     }
 
     /**
-     * libzmq 4.3's ERROR command as it is on the wire: its name written from the C literal
+     * libzmq 4.3's ERROR command as it is on the wire (seen from 4.3.4's PLAIN server): its name written from the C literal
      * {@code "\x05ERROR"}, which C reads as the byte 0x5E ({@code ^}) then {@code RROR}, so the body is
      * {@code ^RROR}, the reason's length, the reason (9 bytes for a ZAP status code). libzmq 4.3 clients
      * recognise only this form; this engine reads it as the ERROR it means, and sends RFC 23's.
