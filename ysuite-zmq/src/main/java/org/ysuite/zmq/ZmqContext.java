@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.ysuite.zmq.internal.Endpoint;
 import org.ysuite.zmq.internal.Inproc;
 import org.ysuite.zmq.internal.NetTransport;
@@ -22,6 +23,7 @@ public final class ZmqContext implements AutoCloseable {
     private final NetTransport net;
     private final Inproc inproc = new Inproc();
     private final Set<ZmqSocket> sockets = ConcurrentHashMap.newKeySet();
+    private final ZapClient zap = new ZapClient(this);
     private volatile boolean closed;
 
     private ZmqContext(int ioThreads) {
@@ -88,6 +90,21 @@ public final class ZmqContext implements AutoCloseable {
         return net.connect(socket, ep);
     }
 
+    /** The context's ZAP client, which its PLAIN servers ask. */
+    ZapClient zap() {
+        return zap;
+    }
+
+    /** Whether {@code inproc://name} is bound now. */
+    boolean inprocBound(String name) {
+        return inproc.isBound(name);
+    }
+
+    /** One of the I/O threads, for work that must not run on the application's thread. */
+    Executor ioExecutor() {
+        return net.executor();
+    }
+
     void closed(ZmqSocket socket) {
         sockets.remove(socket);
     }
@@ -102,6 +119,7 @@ public final class ZmqContext implements AutoCloseable {
             return;
         }
         closed = true;
+        zap.close();
         List<ZmqSocket> open = new ArrayList<>(sockets);
         for (ZmqSocket s : open) {
             s.terminate();

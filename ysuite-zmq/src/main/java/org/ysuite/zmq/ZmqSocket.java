@@ -29,7 +29,7 @@ import org.ysuite.zmq.internal.SocketOptions;
  * are still received. A message half-written when the connection broke is lost. A connecting socket
  * reconnects (see {@link #setReconnectInterval}); nothing is resent.
  *
- * <p>(This file is the socket's public API and its javadoc, a little over 500 lines; the work is in
+ * <p>(This file is the socket's public API and its javadoc, somewhat over 500 lines; the work is in
  * {@code SocketPeers}, {@code OutgoingMessage}, {@code IncomingMessage} and the per-type {@code SocketRules}.)
  */
 public final class ZmqSocket implements AutoCloseable {
@@ -63,6 +63,7 @@ public final class ZmqSocket implements AutoCloseable {
         this.peers = new SocketPeers(type, options, signals, this::isClosed);
         this.rules = peers.rules;
         this.outgoing = new OutgoingMessage(rules.out);
+        this.options.authenticator = context.zap();
     }
 
     /** The socket's type. */
@@ -414,6 +415,31 @@ public final class ZmqSocket implements AutoCloseable {
         setOption("IMMEDIATE", on);
     }
 
+    /**
+     * ZMQ_PLAIN_SERVER: with {@code true} this socket is a PLAIN server (ZeroMQ RFC 24): each client's
+     * username and password are checked by the ZAP handler bound at {@code inproc://zeromq.zap.01} in this
+     * socket's context; with no handler bound, every client is refused (as libzmq 4.3 does). {@code false}
+     * returns to the NULL mechanism. Applies to later connections. PLAIN sends the password in clear.
+     */
+    public void setPlainServer(boolean on) {
+        setOption("PLAIN_SERVER", on);
+    }
+
+    /** ZMQ_PLAIN_USERNAME: makes this socket a PLAIN client sending {@code username} (at most 255 UTF-8 bytes; empty: back to NULL). */
+    public void setPlainUsername(String username) {
+        setOption("PLAIN_USERNAME", username);
+    }
+
+    /** ZMQ_PLAIN_PASSWORD: makes this socket a PLAIN client sending {@code password} (at most 255 UTF-8 bytes). */
+    public void setPlainPassword(String password) {
+        setOption("PLAIN_PASSWORD", password);
+    }
+
+    /** ZMQ_ZAP_DOMAIN: the domain a PLAIN server names in its ZAP requests; default empty. */
+    public void setZapDomain(String domain) {
+        setOption("ZAP_DOMAIN", domain);
+    }
+
     /** The send high-water mark. */
     public int getSendHwm() {
         return options.sendHwm;
@@ -448,7 +474,7 @@ public final class ZmqSocket implements AutoCloseable {
      * Sets an option by libzmq's name without (or with) the {@code ZMQ_} prefix, case-insensitive:
      * SNDHWM, RCVHWM, LINGER, ROUTING_ID (IDENTITY), ROUTER_MANDATORY, RECONNECT_IVL, RECONNECT_IVL_MAX,
      * MAXMSGSIZE, RCVTIMEO, SNDTIMEO, HEARTBEAT_IVL, HEARTBEAT_TIMEOUT, HEARTBEAT_TTL, HANDSHAKE_IVL,
-     * IMMEDIATE, SUBSCRIBE, UNSUBSCRIBE.
+     * IMMEDIATE, PLAIN_SERVER, PLAIN_USERNAME, PLAIN_PASSWORD, ZAP_DOMAIN, SUBSCRIBE, UNSUBSCRIBE.
      *
      * @throws ZmqException EINVAL naming the option for an unknown name or a bad value
      */
@@ -458,7 +484,8 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * Reads an option by libzmq's name: those of {@link #setOption} plus TYPE, RCVMORE, LAST_ENDPOINT and FD.
+     * Reads an option by libzmq's name: those of {@link #setOption} plus TYPE, RCVMORE, LAST_ENDPOINT, FD
+     * and MECHANISM ({@code "NULL"} or {@code "PLAIN"}).
      *
      * @throws ZmqException EINVAL naming the option for an unknown name
      */

@@ -75,6 +75,11 @@ public final class Inproc {
         };
     }
 
+    /** Whether {@code name} is bound now. */
+    public synchronized boolean isBound(String name) {
+        return bound.containsKey(name);
+    }
+
     /** Connects {@code socket} to {@code name}, now if it is bound, else when it is. */
     public AutoCloseable connect(SocketBridge socket, String name) {
         Connecting c = new Connecting(socket, name);

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.zmq.ZmqError;
 import org.ysuite.zmq.ZmqException;
@@ -59,6 +60,11 @@ public final class NetTransport {
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory(THREAD_PREFIX, true), factory);
+    }
+
+    /** One of the event loops, for short tasks of the context's own (ZAP replies). */
+    public Executor executor() {
+        return group.next();
     }
 
     /**

@@ -1,10 +1,13 @@
 package org.ysuite.zmq.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import org.ysuite.zmq.SocketType;
 import org.ysuite.zmq.ZmqError;
 import org.ysuite.zmq.ZmqException;
+import org.ysuite.zmq.wire.ZmtpAuthenticator;
 import org.ysuite.zmq.wire.ZmtpOptions;
+import org.ysuite.zmq.wire.ZmtpSecurity;
 
 /**
  * A socket's options with libzmq 4.3's defaults, and their names as libzmq spells them without the
@@ -43,11 +46,23 @@ public final class SocketOptions {
     public volatile int handshakeInterval = ZmtpOptions.DEFAULT_HANDSHAKE_MILLIS;
     /** ZMQ_IMMEDIATE (accepted; connections are attached once their handshake completes either way). */
     public volatile boolean immediate;
+    /**
+     * The security settings as one value (ZMQ_PLAIN_SERVER, ZMQ_PLAIN_USERNAME, ZMQ_PLAIN_PASSWORD,
+     * ZMQ_ZAP_DOMAIN; ZMQ_MECHANISM reads its mechanism): replaced whole, so a connection set up meanwhile
+     * sees one consistent setting.
+     */
+    public volatile ZmtpSecurity security = ZmtpSecurity.NULL;
+    /** The context's ZAP client, which a PLAIN server asks. */
+    public volatile ZmtpAuthenticator authenticator;
 
     /** The ZMTP engine's options for a connection of a socket of {@code type}. */
     public ZmtpOptions zmtp(SocketType type, boolean asServer) {
+        ZmtpSecurity s = security;
+        if (s.isPlain() && s.server()) {
+            s = ZmtpSecurity.plainServer(s.zapDomain(), authenticator);
+        }
         return new ZmtpOptions(type, identity, maxMessageSize, heartbeatInterval, heartbeatTimeout,
-                heartbeatTtl, handshakeInterval, asServer);
+                heartbeatTtl, handshakeInterval, asServer, s);
     }
 
     /**
@@ -85,6 +100,14 @@ public final class SocketOptions {
                 return true;
             case "HANDSHAKE_IVL": handshakeInterval = atLeast(name, intOf(name, value), 0); return true;
             case "IMMEDIATE": immediate = boolOf(name, value); return true;
+            case "PLAIN_SERVER": security = plainServer(boolOf(name, value)); return true;
+            case "PLAIN_USERNAME": security = plainClient(bytesOf(name, value), null); return true;
+            case "PLAIN_PASSWORD": security = plainClient(null, bytesOf(name, value)); return true;
+            case "ZAP_DOMAIN":
+                ZmtpSecurity z = security;
+                security = new ZmtpSecurity(z.mechanism(), z.server(), z.username(), z.password(),
+                        new String(bytesOf(name, value), StandardCharsets.UTF_8), null);
+                return true;
             default: return false;
         }
     }
@@ -111,6 +134,11 @@ public final class SocketOptions {
             case "HEARTBEAT_TTL": return heartbeatTtl;
             case "HANDSHAKE_IVL": return handshakeInterval;
             case "IMMEDIATE": return immediate;
+            case "MECHANISM": return security.mechanism();
+            case "PLAIN_SERVER": return security.isPlain() && security.server();
+            case "PLAIN_USERNAME": return new String(security.username(), StandardCharsets.UTF_8);
+            case "PLAIN_PASSWORD": return new String(security.password(), StandardCharsets.UTF_8);
+            case "ZAP_DOMAIN": return security.zapDomain();
             default: return null;
         }
     }
@@ -136,6 +164,42 @@ public final class SocketOptions {
                     + " bytes; 1 to 255 bytes, the first not zero (ids starting with 0 are generated ones)");
         }
         return id;
+    }
+
+    /**
+     * libzmq's ZMQ_PLAIN_SERVER: on, the socket is a PLAIN server; off, the NULL mechanism (the ZAP domain
+     * is kept).
+     */
+    private ZmtpSecurity plainServer(boolean on) {
+        ZmtpSecurity s = security;
+        return new ZmtpSecurity(on ? "PLAIN" : "NULL", on, new byte[0], new byte[0], s.zapDomain(), null);
+    }
+
+    /**
+     * libzmq's ZMQ_PLAIN_USERNAME and _PASSWORD (one of them null: unchanged): either makes the socket a
+     * PLAIN client; an empty username makes it NULL again, as in libzmq.
+     */
+    private ZmtpSecurity plainClient(byte[] username, byte[] password) {
+        ZmtpSecurity s = security;
+        byte[] user = username != null ? username : s.isPlain() && !s.server() ? s.username() : new byte[0];
+        byte[] pass = password != null ? password : s.isPlain() && !s.server() ? s.password() : new byte[0];
+        if (user.length > 255 || pass.length > 255) {
+            throw new ZmqException(ZmqError.EINVAL, (username != null ? "PLAIN_USERNAME: " + user.length
+                    : "PLAIN_PASSWORD: " + pass.length) + " bytes, at most 255");
+        }
+        boolean none = username != null && username.length == 0;
+        return new ZmtpSecurity(none ? "NULL" : "PLAIN", false, none ? new byte[0] : user,
+                none ? new byte[0] : pass, s.zapDomain(), null);
+    }
+
+    private static byte[] bytesOf(String name, Object value) {
+        if (value instanceof String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+        if (value instanceof byte[] b) {
+            return b.clone();
+        }
+        throw new ZmqException(ZmqError.EINVAL, name + ": a String or byte[], not " + value);
     }
 
     private static int intOf(String name, Object value) {

@@ -20,6 +20,10 @@ final class ZmtpCommands {
     static final byte[] PONG = ascii("PONG");
     static final byte[] SUBSCRIBE = ascii("SUBSCRIBE");
     static final byte[] CANCEL = ascii("CANCEL");
+    /** PLAIN's commands (RFC 24). */
+    static final byte[] HELLO = ascii("HELLO");
+    static final byte[] WELCOME = ascii("WELCOME");
+    static final byte[] INITIATE = ascii("INITIATE");
 
     /** The flags of a command frame (RFC 23: bit 2), short and long. */
     static final int FLAG_COMMAND = 0x04;
@@ -108,16 +112,52 @@ final class ZmtpCommands {
         return in.toString(offset + at + 1, n, StandardCharsets.UTF_8);
     }
 
+    /**
+     * libzmq 4.3's ERROR command as it is on the wire (seen from 4.3.4's PLAIN server): its name written from the C literal
+     * {@code "\x05ERROR"}, which C reads as the byte 0x5E ({@code ^}) then {@code RROR}, so the body is
+     * {@code ^RROR}, the reason's length, the reason (9 bytes for a ZAP status code). libzmq 4.3 clients
+     * recognise only this form; this engine reads it as the ERROR it means, and sends RFC 23's.
+     */
+    static final byte[] LIBZMQ43_ERROR = ascii("^RROR");
+
+    /** Whether the body is libzmq 4.3's malformed ERROR (see {@link #LIBZMQ43_ERROR}). */
+    static boolean isLibzmq43Error(ByteBuf in, int offset, int length) {
+        if (length < LIBZMQ43_ERROR.length) {
+            return false;
+        }
+        for (int i = 0; i < LIBZMQ43_ERROR.length; i++) {
+            if (in.getByte(offset + i) != LIBZMQ43_ERROR[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The reason libzmq 4.3's malformed ERROR carries, hostile lengths cut. */
+    static String libzmq43ErrorReason(ByteBuf in, int offset, int length) {
+        int at = LIBZMQ43_ERROR.length;
+        if (length <= at) {
+            return "";
+        }
+        int n = Math.min(in.getUnsignedByte(offset + at), length - at - 1);
+        return in.toString(offset + at + 1, n, StandardCharsets.UTF_8);
+    }
+
     /** A READY command carrying {@code properties} as RFC 23's metadata. */
     static ByteBuf ready(ByteBufAllocator alloc, Map<String, byte[]> properties) {
-        int size = 1 + READY.length;
+        return withMetadata(alloc, READY, properties);
+    }
+
+    /** A command named {@code commandName} (READY, or PLAIN's INITIATE) whose data is {@code properties} as RFC 23's metadata. */
+    static ByteBuf withMetadata(ByteBufAllocator alloc, byte[] commandName, Map<String, byte[]> properties) {
+        int size = 1 + commandName.length;
         for (Map.Entry<String, byte[]> e : properties.entrySet()) {
             size += 1 + e.getKey().length() + 4 + e.getValue().length;
         }
         ByteBuf out = alloc.buffer(9 + size);
         writeHeader(out, size);
-        out.writeByte(READY.length);
-        out.writeBytes(READY);
+        out.writeByte(commandName.length);
+        out.writeBytes(commandName);
         for (Map.Entry<String, byte[]> e : properties.entrySet()) {
             byte[] name = e.getKey().getBytes(StandardCharsets.US_ASCII);
             out.writeByte(name.length);

@@ -8,7 +8,7 @@ import java.util.Objects;
  * (ZeroMQ RFC 23/37).
  *
  * <p>What this engine speaks: ZMTP 3.1, and 3.0 with a peer that announces 3.0 (subscriptions then
- * travel as messages); the NULL mechanism. ZMTP 1.0 and 2.0 peers are refused (see RFC 23 "Backwards
+ * travel as messages); the NULL and PLAIN mechanisms (see {@link ZmtpSecurity}). ZMTP 1.0 and 2.0 peers are refused (see RFC 23 "Backwards
  * Interoperability": downgrading is allowed, not required).
  */
 public final class ZmtpEngine {

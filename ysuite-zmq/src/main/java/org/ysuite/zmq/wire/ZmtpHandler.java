@@ -56,7 +56,9 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         this.channel = channel;
         this.options = options;
         this.listener = listener;
-        this.mechanism = new NullMechanism(options);
+        ZmtpSecurity security = options.security();
+        this.mechanism = !security.isPlain() ? new NullMechanism(options)
+                : security.server() ? new PlainServerMechanism(options) : new PlainClientMechanism(options);
         this.decoder = new ZmtpDecoder(this, options.maxMessageSize());
         SocketType type = options.socketType();
         this.takesSubscriptions = type == SocketType.PUB || type == SocketType.XPUB;
@@ -86,7 +88,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         }
         started = true;
         ByteBuf greeting = ctx.alloc().buffer(ZmtpGreeting.LENGTH);
-        ZmtpGreeting.write(greeting, mechanism.name(), options.asServer());
+        ZmtpSecurity security = options.security();
+        ZmtpGreeting.write(greeting, mechanism.name(), security.isPlain() ? security.server() : options.asServer());
         encoder.command(greeting);
         encoder.flush();
         int limit = options.handshakeMillis();
@@ -159,18 +162,24 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
                     ? "mechanism mismatch: the peer offers " + theirs + ", this side speaks " + ours
                     : "unknown mechanism \"" + theirs + "\" in the peer's greeting", false);
         }
+        // The peer's as-server flag is not checked: libzmq 4.3's PLAIN server announces 0. Two PLAIN clients
+        // meet a HELLO where WELCOME is expected (a protocol error); two servers wait for the handshake timeout.
         mechanism.start(this);
     }
 
     /** One command's body ({@code length} bytes at {@code offset}). */
     void command(ByteBuf in, int offset, int length) throws ZmtpProtocolException {
+        if (!ready && ZmtpCommands.isLibzmq43Error(in, offset, length)) {
+            peerError(ZmtpCommands.libzmq43ErrorReason(in, offset, length));
+            return;
+        }
         if (length < 1 || in.getUnsignedByte(offset) > length - 1) {
             throw new ZmtpProtocolException("malformed command: a name of "
                     + (length < 1 ? "no" : Integer.toString(in.getUnsignedByte(offset))) + " B in a body of "
                     + length + " B", !ready);
         }
         if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.ERROR)) {
-            drop("peer error: " + ZmtpCommands.errorReason(in, offset, length));
+            peerError(ZmtpCommands.errorReason(in, offset, length));
             return;
         }
         if (!ready) {
@@ -185,6 +194,12 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             subscriptionCommand(in, offset, length, ZmtpCommands.CANCEL.length, false);
         }
         // PONG: its arrival already counted as traffic. Other commands are ignored, as libzmq ignores them.
+    }
+
+    private void peerError(String reason) {
+        // RFC 27's status codes, as libzmq's servers send them when ZAP refuses a peer
+        drop("peer error: " + reason + (reason.matches("[345]00")
+                ? " (the server's ZAP handler refused this side's credentials)" : ""));
     }
 
     private void subscriptionCommand(ByteBuf in, int offset, int length, int nameLength, boolean subscribe) {
@@ -275,6 +290,28 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         }
         encoder.command(commandFrame);
         encoder.flush();
+    }
+
+    @Override
+    public void later(ZmtpMechanism.Task task) {
+        ctx.executor().execute(() -> {
+            if (closed || ready) {
+                return;
+            }
+            try {
+                task.run();
+            } catch (ZmtpProtocolException e) {
+                protocolError(e);
+            } catch (RuntimeException e) {
+                finish("failed in the handshake: " + e, e, null);
+            }
+        });
+    }
+
+    @Override
+    public String peerAddress() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : "";
     }
 
     @Override
@@ -378,8 +415,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     }
 
     private void protocolError(ZmtpProtocolException e) {
-        ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.getMessage()) : null;
-        finish("protocol error: " + e.getMessage(), e, error);
+        ByteBuf error = e.tellPeer() ? ZmtpCommands.error(ctx.alloc(), e.peerReason()) : null;
+        finish(e.isRefusal() ? e.getMessage() : "protocol error: " + e.getMessage(), e, error);
     }
 
     @Override
@@ -417,6 +454,11 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             return;
         }
         closed = true;
+        try {
+            mechanism.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cancelling the mechanism's pending work threw", e);
+        }
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
             handshakeTimer = null;

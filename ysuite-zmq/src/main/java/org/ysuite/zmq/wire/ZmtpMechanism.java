@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * One connection's side of a ZMTP security mechanism (ZeroMQ RFC 23 "Authentication and
- * Confidentiality"; NULL here, PLAIN (RFC 24) and CURVE (RFC 26) to come): it consumes the peer's
+ * Confidentiality"): NULL ({@link NullMechanism}), PLAIN (RFC 24: {@link PlainClientMechanism},
+ * {@link PlainServerMechanism}); CURVE (RFC 26) is not implemented: it consumes the peer's
  * handshake commands and produces its own, then yields the peer's metadata. ERROR commands never reach
  * it (the engine handles them in every phase), and neither do the greeting's checks.
  *
@@ -22,6 +23,22 @@ interface ZmtpMechanism {
 
         /** Queues and flushes one whole command frame (see {@link ZmtpCommands#command}); takes ownership. */
         void send(ByteBuf commandFrame);
+
+        /**
+         * Runs {@code task} on the connection's event loop later (any thread may call this), unless the
+         * connection has ended by then; a {@link ZmtpProtocolException} it throws ends the connection as
+         * one thrown by {@link ZmtpMechanism#command} does. For answers that come asynchronously (ZAP).
+         */
+        void later(Task task);
+
+        /** The peer's IP address as text, empty where the transport has none (ipc, embedded). */
+        String peerAddress();
+    }
+
+    /** A step of the handshake run later on the connection's loop. */
+    interface Task {
+        /** Runs the step. */
+        void run() throws ZmtpProtocolException;
     }
 
     /** The name the greeting announces and expects (at most 20 ASCII bytes), e.g. {@code "NULL"}. */
@@ -41,6 +58,10 @@ interface ZmtpMechanism {
 
     /** The metadata the peer sent (READY's, or INITIATE's for CURVE), once {@link #command} returned true. */
     Map<String, byte[]> peerProperties();
+
+    /** The connection ended (in any phase): drop what is pending (a ZAP request). Event loop. */
+    default void close() {
+    }
 
     /** Whether message frames are wrapped in commands after the handshake (CURVE's MESSAGE); false for NULL and PLAIN. */
     default boolean wrapsMessages() {

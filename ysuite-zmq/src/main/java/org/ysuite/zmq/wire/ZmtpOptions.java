@@ -15,11 +15,13 @@ import org.ysuite.zmq.SocketType;
  * @param heartbeatTimeoutMillis how long without any traffic after a PING before the connection is dropped; 0 for the interval
  * @param heartbeatTtlMillis the time-to-live announced in PING (the peer drops the connection after it without traffic); 0 for none
  * @param handshakeMillis how long the greeting and handshake may take before the connection is dropped; 0 for no limit
- * @param asServer whether this side is the mechanism's server (NULL ignores it; PLAIN and CURVE will not)
+ * @param asServer whether this side accepted the connection (announced in a NULL greeting's as-server flag;
+ *                 PLAIN announces {@link ZmtpSecurity#server()} instead)
+ * @param security the security mechanism and its settings
  */
 public record ZmtpOptions(SocketType socketType, byte[] identity, long maxMessageSize,
                           int heartbeatIntervalMillis, int heartbeatTimeoutMillis, int heartbeatTtlMillis,
-                          int handshakeMillis, boolean asServer) {
+                          int handshakeMillis, boolean asServer, ZmtpSecurity security) {
 
     /** libzmq's default handshake limit, 30 s. */
     public static final int DEFAULT_HANDSHAKE_MILLIS = 30_000;
@@ -32,6 +34,7 @@ public record ZmtpOptions(SocketType socketType, byte[] identity, long maxMessag
      */
     public ZmtpOptions {
         Objects.requireNonNull(socketType, "socketType");
+        Objects.requireNonNull(security, "security");
         Objects.requireNonNull(identity, "identity");
         if (identity.length > 255) {
             throw new IllegalArgumentException("identity: " + identity.length + " bytes, at most 255");
@@ -47,6 +50,19 @@ public record ZmtpOptions(SocketType socketType, byte[] identity, long maxMessag
                     + ", at most 6553500 (PING carries it in tenths of a second in 16 bits)");
         }
         identity = identity.clone();
+    }
+
+    /** Options with the NULL mechanism; see the canonical constructor for the arguments. */
+    public ZmtpOptions(SocketType socketType, byte[] identity, long maxMessageSize, int heartbeatIntervalMillis,
+                       int heartbeatTimeoutMillis, int heartbeatTtlMillis, int handshakeMillis, boolean asServer) {
+        this(socketType, identity, maxMessageSize, heartbeatIntervalMillis, heartbeatTimeoutMillis,
+                heartbeatTtlMillis, handshakeMillis, asServer, ZmtpSecurity.NULL);
+    }
+
+    /** These options with {@code security} instead of theirs. */
+    public ZmtpOptions withSecurity(ZmtpSecurity security) {
+        return new ZmtpOptions(socketType, identity, maxMessageSize, heartbeatIntervalMillis, heartbeatTimeoutMillis,
+                heartbeatTtlMillis, handshakeMillis, asServer, security);
     }
 
     /** Options with libzmq's defaults: no identity, no size limit, no heartbeats, a 30 s handshake, client side. */

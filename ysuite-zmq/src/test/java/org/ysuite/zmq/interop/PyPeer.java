@@ -295,6 +295,17 @@ final class PyPeer implements Interop.End, AutoCloseable {
     }
 
     /**
+     * What the peer's ZAP handler (started by its {@code ZAP_USERS} option) was asked so far.
+     *
+     * @return one {@code domain/mechanism/username} per request, {@code -} for an empty field
+     */
+    List<String> zapAsked() {
+        List<String> e = new ArrayList<>(Arrays.asList(command("zapasked").split(" ")));
+        e.remove(0);
+        return e;
+    }
+
+    /**
      * Waits until the socket monitor has reported {@code event} (e.g. {@code HANDSHAKE_SUCCEEDED}),
      * asking every 20 ms, within {@link #WAIT_S}.
      *

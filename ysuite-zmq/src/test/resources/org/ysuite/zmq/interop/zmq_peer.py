@@ -3,8 +3,11 @@
     python3 zmq_peer.py TYPE bind|connect ENDPOINT [OPTION=VALUE ...]
 
 TYPE is a libzmq socket type (PAIR, PUSH, PULL, PUB, SUB, XPUB, XSUB, REQ, REP, DEALER, ROUTER).
-OPTION is a libzmq socket option without its ZMQ_ prefix (ROUTING_ID takes text; the others integers),
-set before bind/connect. A bound ENDPOINT may use port * (libzmq's wildcard).
+OPTION is a libzmq socket option without its ZMQ_ prefix (ROUTING_ID, PLAIN_USERNAME, PLAIN_PASSWORD and
+ZAP_DOMAIN take text; the others integers), set before bind/connect. A bound ENDPOINT may use port *
+(libzmq's wildcard). ZAP_USERS=user:password,... is no libzmq option: it starts a ZAP handler (RFC 27) in
+the peer's context at inproc://zeromq.zap.01 that allows PLAIN clients with those credentials (status
+200, user id = the username) and refuses the rest (400).
 
 The peer prints "READY <endpoint>" (the bound endpoint, the wildcard resolved), then answers each
 command line with one line:
@@ -36,14 +39,42 @@ EVENT_NAMES = {getattr(zmq, n): n[len("EVENT_"):] for n in dir(zmq)
                if n.startswith("EVENT_") and n not in ("EVENT_ALL",) and isinstance(getattr(zmq, n), int)}
 
 
+def start_zap_handler(ctx, users, asked):
+    """A ZAP handler (RFC 27) allowing PLAIN clients whose username and password are in users."""
+    zap = ctx.socket(zmq.REP)
+    zap.bind("inproc://zeromq.zap.01")
+
+    def serve():
+        while True:
+            try:
+                req = zap.recv_multipart()
+            except zmq.ZMQError:
+                zap.close(0)
+                return
+            version, rid, domain, address, identity, mechanism = req[:6]
+            creds = req[6:]
+            user = creds[0].decode() if mechanism == b"PLAIN" and len(creds) == 2 else ""
+            ok = mechanism == b"PLAIN" and len(creds) == 2 and users.get(user, None) == creds[1].decode()
+            asked.append("%s/%s/%s" % (domain.decode() or "-", mechanism.decode(), user or "-"))
+            if ok:
+                zap.send_multipart([b"1.0", rid, b"200", b"OK", user.encode(), b""])
+            else:
+                zap.send_multipart([b"1.0", rid, b"400", b"bad credentials", b"", b""])
+
+    threading.Thread(target=serve, daemon=True).start()
+
+
 def main():
     kind, how, endpoint = sys.argv[1], sys.argv[2], sys.argv[3]
     ctx = zmq.Context(1)
     sock = ctx.socket(getattr(zmq, kind))
+    zap_asked = []
     for opt in sys.argv[4:]:
         name, value = opt.split("=", 1)
-        if name == "ROUTING_ID":
-            sock.setsockopt(zmq.ROUTING_ID, value.encode())
+        if name == "ZAP_USERS":
+            start_zap_handler(ctx, dict(u.split(":", 1) for u in value.split(",")), zap_asked)
+        elif name in ("ROUTING_ID", "PLAIN_USERNAME", "PLAIN_PASSWORD", "ZAP_DOMAIN"):
+            sock.setsockopt(getattr(zmq, name), value.encode())
         else:
             sock.setsockopt(getattr(zmq, name), int(value))
     events = []
@@ -93,6 +124,8 @@ def main():
             elif cmd == "unsub":
                 sock.setsockopt(zmq.UNSUBSCRIBE, dec(args[1]))
                 out = "OK"
+            elif cmd == "zapasked":
+                out = " ".join(["ZAP"] + list(zap_asked))
             elif cmd == "events":
                 out = " ".join(["EVENTS"] + list(events))
             elif cmd == "close":
