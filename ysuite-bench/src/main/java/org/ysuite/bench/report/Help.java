@@ -57,7 +57,7 @@ public final class Help {
                 + "  the embedded broker, and RabbitMQ too when YSUITE_RABBITMQ_URI names one.\n"
                 + "`report zmq`: ZeroMQ sockets over ZMTP 3.1 against JeroMQ; see its own output for the plans.\n"
                 + "`report zmq-peers`: ysuite's and libzmq's ROUTER and PUB, each with N libzmq DEALERs/SUBs in one other\n"
-                + "  process (gcc and libzmq3-dev needed; the descriptor limit is raised to " + ZmqPeersRunner.FD_LIMIT + " for both):\n"
+                + "  or more processes (gcc and libzmq3-dev needed; descriptor limit raised to " + ZmqPeersRunner.FD_LIMIT + " or the hard limit):\n"
                 + "  every peer served, the server's RSS per idle peer, one PUB message's fan-out time. Options:\n"
                 + "  --peers N[,N...] (default 10000), --rounds R (fan-out rounds, default 10), --out DIR (default\n"
                 + "  results-zmq-peers), --examples-jar JAR (default ysuite-examples/target/ysuite-examples.jar).\n"

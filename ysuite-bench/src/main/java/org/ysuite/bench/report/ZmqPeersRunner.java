@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
  * one ROUTER and one PUB socket with many peers, ysuite's against libzmq's. The server is one process
  * (ysuite's: {@code ysuite-examples.jar peers_server}, a JVM with default options; libzmq's: our own
  * {@code zmq_peers.c server}); the N peers are libzmq DEALERs or SUBs in one other process ({@code zmq_peers.c
- * clients}, the same for both servers). Both are started with {@code ulimit -n} raised to {@value #FD_LIMIT}
- * (each libzmq socket holds a TCP descriptor and an eventfd for its mailbox).
+ * clients}, the same for both servers). Every process is started with {@code ulimit -n} raised to {@value #FD_LIMIT},
+ * or to the hard limit where it cannot be raised that far; each libzmq socket holds a TCP descriptor and
+ * an eventfd for its mailbox, so the peers are split over as many client processes as that limit needs.
  *
  * <p>Per server, socket and N:
  * <ul>
@@ -43,8 +44,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ZmqPeersRunner {
 
-    /** The descriptor limit the server and the clients run with. */
+    /** The descriptor limit the server and the clients ask for. */
     static final int FD_LIMIT = 65536;
+    /** Descriptors a client process keeps beside its sockets' two each (libzmq's context, epoll, stdio). */
+    private static final int FD_SPARE = 256;
     /** How long the connected peers are left idle before the memory is read. */
     static final long SETTLE_MS = 2000;
     private static final long CONNECT_TIMEOUT_MS = 300_000;
@@ -54,6 +57,8 @@ public final class ZmqPeersRunner {
             "server,socket,peers,served,rss_before_kib,rss_idle_kib,rss_per_peer_b,heap_per_peer_b,direct_per_peer_b,fanout_median_ms,fanout_min_ms,fanout_max_ms,note"));
     private final StringBuilder rows = new StringBuilder();
     private boolean failed;
+    /** The most peers one client process holds: two descriptors each under the limit the processes get. */
+    private int perProcess;
 
     private ZmqPeersRunner() {
     }
@@ -121,6 +126,9 @@ public final class ZmqPeersRunner {
         } else {
             notes.add("ysuite left out: ysuite-examples.jar not found (build it: mvn -pl ysuite-examples -am package, or pass --examples-jar)");
         }
+        int limit = Math.min(FD_LIMIT, hardFdLimit());
+        perProcess = Math.max(1, (limit - FD_SPARE) / 2);
+        notes.add("descriptor limit of every process: " + limit + " (the most peers per client process: " + perProcess + ")");
         int cores = Runtime.getRuntime().availableProcessors();
         Load.Sample before = Load.sample();
         long start = System.nanoTime();
@@ -136,7 +144,7 @@ public final class ZmqPeersRunner {
         Load load = new Load(cores, before, Load.sample());
         StringBuilder md = new StringBuilder("# ZeroMQ: many peers on one socket, ysuite and libzmq\n\n");
         md.append(String.format(Locale.ROOT, "tcp loopback, %d cores, %d fan-out round(s), %d s. Clients: libzmq DEALERs/SUBs "
-                + "in one process. Memory: the server's VmRSS after all peers are connected, served once and idle, less "
+                + "in one or more other processes. Memory: the server's VmRSS after all peers are connected, served once and idle, less "
                 + "its VmRSS after bind, over N (JVM: also heap used after System.gc() and direct buffers, same "
                 + "difference over N). Fan-out: one PUB send to the last SUB's receipt, median (min-max).%n", cores, rounds, seconds));
         for (String note : notes) {
@@ -172,31 +180,30 @@ public final class ZmqPeersRunner {
             if (socket.equals("router")) {
                 server.send("serve");
             }
-            try (Child clients = Child.start(clientsCmd, socket, endpoint, n)) {
-                served = socket.equals("router") ? serveRouter(clients, n) : warmPub(server, clients, n);
+            try (Clients clients = new Clients(clientsCmd, socket, endpoint, n, perProcess)) {
+                served = socket.equals("router") ? clients.answered() : clients.ready(server);
                 Thread.sleep(SETTLE_MS);
                 server.send("stats");
                 parseStats(server.await("stats", 60_000), heap, direct, 1);
                 rssIdle = server.rssKib();
                 if (served == n && socket.equals("pub")) {
                     fanout = new double[rounds];
-                    for (int r = 1; r <= rounds && served == n; r++) {
+                    for (int r = 1; r <= rounds; r++) {
                         server.send("pub " + r);
                         long sent = Long.parseLong(server.await("sent " + r + " ", ROUND_TIMEOUT_MS).split(" ")[2]);
-                        String last = clients.awaitOrNull("round " + r + " last ", ROUND_TIMEOUT_MS);
-                        if (last == null) {
-                            served = count(clients, "round " + r + " count ");
+                        long last = clients.lastReceipt(r);
+                        if (last < 0) {
+                            served = clients.count("round " + r + " count ");
                             note = "round " + r + ": " + served + " of " + n + " received in " + ROUND_TIMEOUT_MS / 1000 + " s";
                             fanout = Arrays.copyOf(fanout, r - 1);
                             break;
                         }
-                        fanout[r - 1] = (Long.parseLong(last.split(" ")[3]) - sent) / 1e6;
+                        fanout[r - 1] = (last - sent) / 1e6;
                         Thread.sleep(200);
                     }
                 } else if (served != n) {
                     note = served + " of " + n + " peers served in " + CONNECT_TIMEOUT_MS / 1000 + " s";
                 }
-                clients.send("quit");
             }
             server.send("quit");
         } catch (IOException | RuntimeException e) {
@@ -211,31 +218,99 @@ public final class ZmqPeersRunner {
         record(name, socket, n, served, rssBefore, rssIdle, heap, direct, fanout, note);
     }
 
-    /** Waits until every DEALER has its answer; the count of those that did. */
-    private static int serveRouter(Child clients, int n) throws IOException, InterruptedException {
-        if (clients.awaitOrNull("answered " + n + " ", CONNECT_TIMEOUT_MS) != null) {
-            return n;
+    /** The hard limit on open descriptors of a process started from here ({@code ulimit -Hn}). */
+    private static int hardFdLimit() throws IOException {
+        Process p = new ProcessBuilder("bash", "-c", "ulimit -Hn").redirectErrorStream(true).start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+            p.waitFor(30, TimeUnit.SECONDS);
+            return out.equals("unlimited") ? FD_LIMIT : Integer.parseInt(out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the descriptor limit", e);
+        } catch (NumberFormatException e) {
+            throw new IOException("ulimit -Hn said " + e.getMessage(), e);
         }
-        return count(clients, "answered ");
     }
 
-    /** Publishes warm-up messages until every SUB has seen one (its subscription arrived); the count of those. */
-    private static int warmPub(Child server, Child clients, int n) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_TIMEOUT_MS);
-        while (System.nanoTime() < deadline) {
-            server.send("warm");
-            if (clients.awaitOrNull("ready " + n, 250) != null) {
-                return n;
+    /** N client sockets split over client processes of at most {@code perProcess} each. */
+    private static final class Clients implements AutoCloseable {
+        private final List<Child> children = new ArrayList<>();
+        private final List<Integer> sizes = new ArrayList<>();
+
+        Clients(List<String> command, String socket, String endpoint, int n, int perProcess) throws IOException {
+            int processes = (n + perProcess - 1) / perProcess;
+            for (int i = 0; i < processes; i++) {
+                int size = n / processes + (i < n % processes ? 1 : 0);
+                sizes.add(size);
+                children.add(Child.start(command, socket, endpoint, size));
             }
         }
-        return count(clients, "ready ");
-    }
 
-    /** Asks the clients for their counts and returns the one on the line starting with {@code prefix}. */
-    private static int count(Child clients, String prefix) throws IOException, InterruptedException {
-        clients.send("report");
-        String line = clients.awaitOrNull(prefix, 10_000);
-        return line == null ? 0 : Integer.parseInt(line.substring(prefix.length()).trim().split(" ")[0]);
+        /** ROUTER: waits until every DEALER has its answer; the number that did. */
+        int answered() throws IOException, InterruptedException {
+            int total = 0;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_TIMEOUT_MS);
+            for (int i = 0; i < children.size(); i++) {
+                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                total += children.get(i).awaitOrNull("answered " + sizes.get(i) + " ", left) != null
+                        ? sizes.get(i) : children.get(i).count("answered ");
+            }
+            return total;
+        }
+
+        /** PUB: publishes warm-up messages until every SUB has seen one (its subscription arrived); the number that did. */
+        int ready(Child server) throws IOException, InterruptedException {
+            boolean[] ready = new boolean[children.size()];
+            int left = children.size();
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_TIMEOUT_MS);
+            while (left > 0 && System.nanoTime() < deadline) {
+                server.send("warm");
+                for (int i = 0; i < children.size(); i++) {
+                    if (!ready[i] && children.get(i).awaitOrNull("ready " + sizes.get(i), 250 / children.size()) != null) {
+                        ready[i] = true;
+                        left--;
+                    }
+                }
+            }
+            int total = 0;
+            for (int i = 0; i < children.size(); i++) {
+                total += ready[i] ? sizes.get(i) : children.get(i).count("ready ");
+            }
+            return total;
+        }
+
+        /** The latest CLOCK_MONOTONIC receipt of round {@code r} over every process, or -1 if some SUB missed it. */
+        long lastReceipt(int r) throws InterruptedException {
+            long last = -1;
+            for (Child c : children) {
+                String l = c.awaitOrNull("round " + r + " last ", ROUND_TIMEOUT_MS);
+                if (l == null) {
+                    return -1;
+                }
+                last = Math.max(last, Long.parseLong(l.split(" ")[3]));
+            }
+            return last;
+        }
+
+        /** The counts of every process on their lines starting with {@code prefix}, summed. */
+        int count(String prefix) throws IOException, InterruptedException {
+            int total = 0;
+            for (Child c : children) {
+                total += c.count(prefix);
+            }
+            return total;
+        }
+
+        @Override
+        public void close() throws InterruptedException, IOException {
+            for (Child c : children) {
+                c.send("quit");
+            }
+            for (Child c : children) {
+                c.close();
+            }
+        }
     }
 
     /** {@code stats heap=B direct=B nettyDirect=B} (ysuite) or {@code stats} (libzmq: nothing to add). */
@@ -303,7 +378,8 @@ public final class ZmqPeersRunner {
 
         /** Starts {@code command role socket endpoint n} under {@code ulimit -n FD_LIMIT}. */
         static Child start(List<String> command, String socket, String endpoint, int n) throws IOException {
-            List<String> c = new ArrayList<>(List.of("bash", "-c", "ulimit -n " + FD_LIMIT + " && exec \"$@\"", "bash"));
+            List<String> c = new ArrayList<>(List.of("bash", "-c",
+                    "{ ulimit -n " + FD_LIMIT + " || ulimit -n \"$(ulimit -Hn)\"; } 2>/dev/null && exec \"$@\"", "bash"));
             c.addAll(command);
             c.addAll(List.of(socket, endpoint, Integer.toString(n)));
             return new Child(new ProcessBuilder(c).redirectErrorStream(true).start());
@@ -326,12 +402,21 @@ public final class ZmqPeersRunner {
             return l;
         }
 
+        /** The first line starting with {@code prefix} within {@code timeoutMs}, or null (also once the process has gone). */
         String awaitOrNull(String prefix, long timeoutMs) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
             for (;;) {
                 long left = deadline - System.nanoTime();
-                String l = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : lines.poll();
-                if (l == null) {
+                String l = left > 0 ? lines.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(200)), TimeUnit.NANOSECONDS) : lines.poll();
+                if (l == null && left > 0 && !process.isAlive()) {
+                    l = lines.poll(500, TimeUnit.MILLISECONDS); // what it printed last may still be in the pipe
+                    if (l == null) {
+                        return null;
+                    }
+                } else if (l == null) {
+                    if (left > 0) {
+                        continue;
+                    }
                     return null;
                 }
                 seen.add(l);
@@ -339,6 +424,13 @@ public final class ZmqPeersRunner {
                     return l;
                 }
             }
+        }
+
+        /** Asks a client process for its counts and returns the one on the line starting with {@code prefix}. */
+        int count(String prefix) throws IOException, InterruptedException {
+            send("report");
+            String line = awaitOrNull(prefix, 10_000);
+            return line == null ? 0 : Integer.parseInt(line.substring(prefix.length()).trim().split(" ")[0]);
         }
 
         private String tail() {
