@@ -86,6 +86,10 @@ static int server(const char *kind, const char *endpoint, int n) {
     if (s == NULL) {
         fail("zmq_socket");
     }
+    /* libzmq's default listen backlog is 100; ysuite's (Netty's) is net.core.somaxconn. The same for both,
+     * so that N connects at once are not dropped and retried with the kernel's SYN back-off here only. */
+    int backlog = 4096;
+    zmq_setsockopt(s, ZMQ_BACKLOG, &backlog, sizeof backlog);
     if (zmq_bind(s, endpoint) != 0) {
         fail("zmq_bind");
     }
