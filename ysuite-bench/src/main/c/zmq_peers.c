@@ -219,6 +219,9 @@ static int clients(const char *kind, const char *endpoint, int n) {
         }
         int zero = 0;
         zmq_setsockopt(socks[i], ZMQ_LINGER, &zero, sizeof zero);
+        /* No handshake deadline: with N connects at once a server may accept late, and a client that gave up
+         * after libzmq's default 30 s would close and connect again, adding to the storm it waits in. */
+        zmq_setsockopt(socks[i], ZMQ_HANDSHAKE_IVL, &zero, sizeof zero);
         if (!router) {
             zmq_setsockopt(socks[i], ZMQ_SUBSCRIBE, "", 0);
         }

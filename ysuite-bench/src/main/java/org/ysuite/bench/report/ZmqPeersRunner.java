@@ -18,7 +18,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code java -jar ysuite-bench.jar report zmq-peers [--peers N[,N...]] [--rounds R] [--out DIR] [--examples-jar JAR]}:
+ * {@code java -jar ysuite-bench.jar report zmq-peers [--peers N[,N...]] [--sockets router,pub] [--rounds R] [--out DIR] [--examples-jar JAR]}:
  * one ROUTER and one PUB socket with many peers, ysuite's against libzmq's. The server is one process
  * (ysuite's: {@code ysuite-examples.jar peers_server}, a JVM with default options; libzmq's: our own
  * {@code zmq_peers.c server}); the N peers are libzmq DEALERs or SUBs in one other process ({@code zmq_peers.c
@@ -52,6 +52,11 @@ public final class ZmqPeersRunner {
     static final long SETTLE_MS = 2000;
     private static final long CONNECT_TIMEOUT_MS = 300_000;
     private static final long ROUND_TIMEOUT_MS = 30_000;
+    /**
+     * Between warm-up messages: each goes to every connected SUB, so more often would load the servers'
+     * I/O threads while they still accept connections.
+     */
+    private static final long WARM_INTERVAL_MS = 1000;
 
     private final List<String> csv = new ArrayList<>(List.of(
             "server,socket,peers,served,rss_before_kib,rss_idle_kib,rss_per_peer_b,heap_per_peer_b,direct_per_peer_b,fanout_median_ms,fanout_min_ms,fanout_max_ms,note"));
@@ -66,12 +71,13 @@ public final class ZmqPeersRunner {
     /**
      * Runs the many-peers section.
      *
-     * @param args {@code [--peers N[,N...]] [--rounds R] [--out DIR] [--examples-jar JAR]}
+     * @param args {@code [--peers N[,N...]] [--sockets router,pub] [--rounds R] [--out DIR] [--examples-jar JAR]}
      * @return 0 when every peer was served in every run, 1 otherwise, 2 on bad arguments
      * @throws IOException if the output cannot be written or the C program cannot be built
      */
     public static int run(String[] args) throws IOException {
         int[] peers = {10_000};
+        List<String> sockets = List.of("router", "pub");
         int rounds = 10;
         Path out = Paths.get("results-zmq-peers");
         Path examples = null;
@@ -80,6 +86,9 @@ public final class ZmqPeersRunner {
                 switch (args[i]) {
                     case "--peers":
                         peers = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                        break;
+                    case "--sockets":
+                        sockets = List.of(args[++i].split(","));
                         break;
                     case "--rounds":
                         rounds = Integer.parseInt(args[++i]);
@@ -102,20 +111,23 @@ public final class ZmqPeersRunner {
                 return usage("--peers " + n + " must be between 1 and " + (FD_LIMIT / 2 - 1000));
             }
         }
+        if (sockets.isEmpty() || !List.of("router", "pub").containsAll(sockets)) {
+            return usage("--sockets " + sockets + " must name router, pub or both");
+        }
         if (rounds < 1 || rounds > 999) {
             return usage("--rounds " + rounds + " must be between 1 and 999");
         }
         Files.createDirectories(out);
-        return new ZmqPeersRunner().execute(peers, rounds, out, examples);
+        return new ZmqPeersRunner().execute(peers, sockets, rounds, out, examples);
     }
 
     private static int usage(String why) {
         System.err.println("report zmq-peers: " + why
-                + "\nusage: report zmq-peers [--peers N[,N...]] [--rounds R] [--out DIR] [--examples-jar JAR]");
+                + "\nusage: report zmq-peers [--peers N[,N...]] [--sockets router,pub] [--rounds R] [--out DIR] [--examples-jar JAR]");
         return 2;
     }
 
-    private int execute(int[] peers, int rounds, Path out, Path examples) throws IOException {
+    private int execute(int[] peers, List<String> sockets, int rounds, Path out, Path examples) throws IOException {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         Path examplesJar = examples != null ? examples : ZmqReportRunner.findExamplesJar(ZmqReportRunner.ownJar());
         String c = ZmqReportRunner.buildC(out, "zmq_peers").toString();
@@ -133,7 +145,7 @@ public final class ZmqPeersRunner {
         Load.Sample before = Load.sample();
         long start = System.nanoTime();
         for (int n : peers) {
-            for (String socket : List.of("router", "pub")) {
+            for (String socket : sockets) {
                 trial("libzmq", List.of(c, "server"), List.of(c, "clients"), socket, n, rounds);
                 if (ysuite != null) {
                     trial("ysuite", ysuite, List.of(c, "clients"), socket, n, rounds);
@@ -267,7 +279,7 @@ public final class ZmqPeersRunner {
             while (left > 0 && System.nanoTime() < deadline) {
                 server.send("warm");
                 for (int i = 0; i < children.size(); i++) {
-                    if (!ready[i] && children.get(i).awaitOrNull("ready " + sizes.get(i), 250 / children.size()) != null) {
+                    if (!ready[i] && children.get(i).awaitOrNull("ready " + sizes.get(i), WARM_INTERVAL_MS / children.size()) != null) {
                         ready[i] = true;
                         left--;
                     }
