@@ -8,6 +8,7 @@ import java.util.Arrays;
  * <pre>
  * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|netty|readme|shm-producer|shm-consumer|amqp [args...]
  * java -jar ysuite-examples/target/ysuite-examples.jar local_thr|remote_thr|local_lat|remote_lat &lt;endpoint&gt; &lt;message-size&gt; &lt;count&gt;
+ * java -jar ysuite-examples/target/ysuite-examples.jar peers_server router|pub &lt;bind-to&gt; &lt;n&gt;
  * </pre>
  */
 public final class Main {
@@ -20,7 +21,8 @@ public final class Main {
      *
      * @param args the example ({@code poll}, {@code epoll}, {@code nio}, {@code netty}, {@code readme},
      *     {@code shm-producer}, {@code shm-consumer}, {@code amqp}, or libzmq's perf tools over ysuite-zmq:
-     *     {@code local_thr}, {@code remote_thr}, {@code local_lat}, {@code remote_lat}: {@link ZmqPerf}) and its arguments
+     *     {@code local_thr}, {@code remote_thr}, {@code local_lat}, {@code remote_lat}: {@link ZmqPerf}; the many-peers
+     *     server {@code peers_server}: {@link ZmqPeers}) and its arguments
      * @throws Exception if the example fails
      */
     public static void main(String[] args) throws Exception {
@@ -57,6 +59,9 @@ public final class Main {
             case "remote_lat":
                 ZmqPerf.main(which, rest);
                 break;
+            case "peers_server":
+                ZmqPeers.main(rest);
+                break;
             default:
                 System.err.println("usage: java -jar ysuite-examples.jar poll|epoll|nio|readme "
                         + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]\n"
@@ -65,7 +70,8 @@ public final class Main {
                         + "       java -jar ysuite-examples.jar shm-consumer <file> [waitSeconds]\n"
                         + "       java -jar ysuite-examples.jar amqp <amqp-uri> [ordersPerWriter [writers]]\n"
                         + "       java -jar ysuite-examples.jar local_thr|local_lat <bind-to> <message-size> <count>\n"
-                        + "       java -jar ysuite-examples.jar remote_thr|remote_lat <connect-to> <message-size> <count>");
+                        + "       java -jar ysuite-examples.jar remote_thr|remote_lat <connect-to> <message-size> <count>\n"
+                        + "       java -jar ysuite-examples.jar peers_server router|pub <bind-to> <n>");
                 System.exit(2);
         }
     }

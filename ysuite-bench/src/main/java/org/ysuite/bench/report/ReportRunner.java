@@ -136,6 +136,9 @@ public final class ReportRunner {
         if (args.length > 0 && "amqp".equals(args[0])) {
             return AmqpReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && "zmq-peers".equals(args[0])) {
+            return ZmqPeersRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length > 0 && "zmq".equals(args[0])) {
             return ZmqReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
         }

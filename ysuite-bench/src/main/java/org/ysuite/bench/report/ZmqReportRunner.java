@@ -136,7 +136,7 @@ public final class ZmqReportRunner {
         }
         commands.put(Impl.JEROMQ, List.of(java, "-cp", benchJar.toString(), JeromqPerf.class.getName()));
         try {
-            commands.put(Impl.LIBZMQ, List.of(buildC(out).toString()));
+            commands.put(Impl.LIBZMQ, List.of(buildC(out, "zmq_perf").toString()));
         } catch (IOException e) {
             notes.add("libzmq left out: " + e.getMessage());
         }
@@ -300,7 +300,7 @@ public final class ZmqReportRunner {
         csv.add(round + "," + key.replace(' ', ',') + "," + count + ",,," + why.replace(',', ';').replace('\n', ' '));
     }
 
-    private static String firstLine(String s) {
+    static String firstLine(String s) {
         String t = s.strip();
         int nl = t.indexOf('\n');
         return nl < 0 ? t : t.substring(0, nl);
@@ -324,7 +324,7 @@ public final class ZmqReportRunner {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         } catch (IOException e) {
@@ -332,17 +332,24 @@ public final class ZmqReportRunner {
         }
     }
 
-    /** Compiles zmq_perf.c (in this jar beside the C futex floor) with gcc against libzmq into {@code dir}. */
-    private static Path buildC(Path dir) throws IOException {
-        Path src = dir.resolve("zmq_perf.c");
-        try (InputStream in = ZmqReportRunner.class.getResourceAsStream("/org/ysuite/bench/ipc/zmq_perf.c")) {
+    /**
+     * Compiles {@code NAME.c} (in this jar beside the C futex floor) with gcc against libzmq into {@code dir}.
+     *
+     * @param dir the folder for the source, the binary and gcc's log
+     * @param name the program's name: {@code zmq_perf} or {@code zmq_peers}
+     * @return the binary
+     * @throws IOException if the source is not in the jar, or gcc or libzmq is missing or fails
+     */
+    static Path buildC(Path dir, String name) throws IOException {
+        Path src = dir.resolve(name + ".c");
+        try (InputStream in = ZmqReportRunner.class.getResourceAsStream("/org/ysuite/bench/ipc/" + name + ".c")) {
             if (in == null) {
-                throw new IOException("zmq_perf.c is not in the jar (org/ysuite/bench/ipc/)");
+                throw new IOException(name + ".c is not in the jar (org/ysuite/bench/ipc/)");
             }
             Files.copy(in, src, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        Path bin = dir.resolve("zmq_perf");
-        Path log = dir.resolve("zmq_perf-gcc.log");
+        Path bin = dir.resolve(name);
+        Path log = dir.resolve(name + "-gcc.log");
         Process gcc;
         try {
             gcc = new ProcessBuilder("gcc", "-O2", "-o", bin.toString(), src.toString(), "-lzmq")
@@ -357,12 +364,12 @@ public final class ZmqReportRunner {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while compiling zmq_perf.c", e);
+            throw new IOException("interrupted while compiling " + name + ".c", e);
         }
         return bin;
     }
 
-    private static Path ownJar() {
+    static Path ownJar() {
         try {
             return Paths.get(JeromqPerf.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
@@ -371,7 +378,7 @@ public final class ZmqReportRunner {
     }
 
     /** ysuite-examples/target/ysuite-examples.jar from the working directory, or beside this jar's module. */
-    private static Path findExamplesJar(Path benchJar) {
+    static Path findExamplesJar(Path benchJar) {
         Path here = Paths.get("ysuite-examples", "target", "ysuite-examples.jar");
         if (Files.isRegularFile(here)) {
             return here;
