@@ -60,42 +60,4 @@ class LaneTest {
         assertEquals("b", lane.read());
         assertNull(lane.read());
     }
-
-    /**
-     * With a mark of 1000 the reader publishes its count every 64 messages: the waiting writer is woken at
-     * the first publication at or below the low-water mark of 500, and not before.
-     */
-    @Test
-    void aWriterAtALargeMarkIsWokenAtTheFirstPublicationAtOrBelowHalfTheMark() {
-        Lane lane = lane(1000);
-        for (int i = 0; i < 1000; i++) {
-            assertTrue(lane.tryReserve(), "room for message " + i);
-            lane.write(i);
-        }
-        assertFalse(lane.tryReserve(), "at the mark the writer waits");
-        int taken = 0;
-        while (writerWakes.get() == 0) {
-            assertEquals(taken, lane.read());
-            taken++;
-        }
-        long queuedAtWake = 1000 - taken;
-        assertTrue(queuedAtWake <= 500 && queuedAtWake > 500 - 64,
-                "woken with " + queuedAtWake + " queued: at most the low-water mark, within one publication of it");
-        assertTrue(lane.tryReserve(), "the woken writer sees the room");
-    }
-
-    /** A reader that finds the lane empty publishes its whole count: the writer (and linger) see it drained. */
-    @Test
-    void anEmptyLaneReadsAsDrained() {
-        Lane lane = lane(1000);
-        for (int i = 0; i < 3; i++) {
-            lane.write(i);
-        }
-        for (int i = 0; i < 3; i++) {
-            assertEquals(i, lane.read());
-        }
-        assertEquals(3, lane.queued(), "three taken, below a publication: not yet told");
-        assertNull(lane.read());
-        assertEquals(0, lane.queued(), "the empty lane told the writer");
-    }
 }
