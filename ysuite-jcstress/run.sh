@@ -4,8 +4,10 @@
 #   bash ysuite-jcstress/run.sh [quick|default|tough] [extra jcstress options...]
 #
 #   quick    CI mode: jcstress "-m quick" in one VM configuration (tiered, C2 randomizers on),
-#            2 forks per test; about 3-5 min for the whole suite (50 of its 53 races on 2 cores, where
-#            the three three-actor races are skipped).
+#            2 forks per test; about 3 min for the whole suite on JDK 18+ (50 of its 53 races on 2
+#            cores, where the three three-actor races are skipped). On JDK 15-17 jcstress runs each
+#            race twice more, with biased locking on and off (twice the time): .ci/run gives it the
+#            newest JDK.
 #   default  jcstress "-m default": every VM configuration, 5 x 1 s per fork, 1 + 5 forks; about
 #            6 min per race on 2 cores (2-3 h for the suite).
 #   tough    jcstress "-m tough": longer and more forks than default; many hours. Run it on a quiet machine

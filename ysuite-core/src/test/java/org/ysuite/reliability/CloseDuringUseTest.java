@@ -34,6 +34,10 @@ class CloseDuringUseTest {
 
     static final int CI_ROUNDS = 10_000;
     static final int ROUNDS = Baseline.intProperty("ysuite.reliability.closeRounds", CI_ROUNDS);
+    /** How long {@link #awaitProgress} spins (a peer thread that is running starts within it)... */
+    static final int SPINS_BEFORE_PARKING = 2_000;
+    /** ...and how often it then looks (a state poll with a deadline, not a timed wait). */
+    static final long LOOK_EVERY_NANOS = 20_000;
 
     private ExecutorService peer;
     private Baseline before;
@@ -270,14 +274,23 @@ class CloseDuringUseTest {
         void run() throws Exception;
     }
 
-    /** Waits until the peer is under way, then a random few more microseconds. */
+    /**
+     * Waits until the peer is under way, then a random few more microseconds. The wait spins a
+     * little, then parks between looks: on a machine with more runnable threads than CPUs a
+     * spinning main thread holds the CPU the peer needs to start (each round then costs a
+     * scheduler time slice or more).
+     */
     static void awaitProgress(AtomicInteger progress, SplittableRandom random) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (progress.get() == 0) {
+        for (int spins = 0; progress.get() == 0; spins++) {
             if (System.nanoTime() > deadline) {
                 fail("the peer made no progress in 60 s");
             }
-            Thread.onSpinWait();
+            if (spins < SPINS_BEFORE_PARKING) {
+                Thread.onSpinWait();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(LOOK_EVERY_NANOS);
+            }
         }
         for (int i = random.nextInt(2000); i > 0; i--) {
             Thread.onSpinWait();

@@ -20,6 +20,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 class RoundTripCountsTest {
 
     /**
+     * Round trips per test: {@code -Dysuite.netty.roundTrips=N}, default (what CI runs) 5,000. The
+     * bounds are per message, so a loop or reader that wakes twice per hop exceeds them within a
+     * few rounds; on a machine with more runnable threads than CPUs each round trip waits for the
+     * scheduler, which is what the count must stay far below the timeout for.
+     */
+    static final int ROUNDS = Integer.getInteger("ysuite.netty.roundTrips", 5_000);
+
+    /**
      * Also: the client's loop lingers for its reader's next request. The client reader spins up
      * to 1 ms for each reply (the longest replySpin), so it is awake when the loop hands it the
      * reply, and the loop queues its linger then (counted, not timed: whether a linger ends with
@@ -28,7 +36,7 @@ class RoundTripCountsTest {
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"EPOLL_EVENTFD", "NIO"})
     void aRoundTripWakesEachSideAtMostOncePerHop(Transport t) throws Exception {
-        int rounds = 20_000;
+        int rounds = ROUNDS;
         try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t,
                 b -> b.replySpin(MessageStreamBuilder.MAX_READER_SPIN_NANOS))) {
             AtomicReference<Throwable> error = new AtomicReference<>();
@@ -73,7 +81,7 @@ class RoundTripCountsTest {
     @ParameterizedTest
     @EnumSource(value = Transport.class, names = {"EPOLL_EVENTFD", "NIO"})
     void anOnLoopServerWakesNoThreadOfItsOwn(Transport t) throws Exception {
-        int rounds = 20_000;
+        int rounds = ROUNDS;
         try (MessageStreamTest.Pair p = new MessageStreamTest.Pair(t, b -> { },
                 b -> b.onLoop((buffer, offset, length, reply) -> reply.send(buffer, offset, length)), 0)) {
             MessageWriter w = p.client.newWriter();
