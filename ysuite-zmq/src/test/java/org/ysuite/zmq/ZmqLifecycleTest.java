@@ -5,17 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ysuite.zmq.ZmqTestSupport.BOUND_MILLIS;
 import static org.ysuite.zmq.ZmqTestSupport.awaitTrue;
 import static org.ysuite.zmq.ZmqTestSupport.bind;
 import static org.ysuite.zmq.ZmqTestSupport.connectedCounter;
+import static org.ysuite.zmq.ZmqTestSupport.nextEvent;
 import static org.ysuite.zmq.ZmqTestSupport.recvStr;
+import static org.ysuite.zmq.ZmqTestSupport.unservedEndpoint;
 
 import java.nio.file.Files;
 import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -197,11 +201,7 @@ class ZmqLifecycleTest {
     @ValueSource(strings = {"inproc", "tcp", "ipc"})
     void connectMayComeBeforeBind(String transport) {
         try (ZmqContext ctx = ZmqContext.create()) {
-            // an endpoint that nobody serves yet (for tcp: a port just freed)
-            ZmqSocket probe = ctx.socket(SocketType.PULL);
-            probe.setLinger(0);
-            String ep = bind(probe, transport);
-            probe.close();
+            String ep = unservedEndpoint(ctx, transport);
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.setLinger(0);
             push.setReconnectInterval(10);
@@ -232,7 +232,7 @@ class ZmqLifecycleTest {
         try (ZmqContext ctx = ZmqContext.create()) {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             pull.setLinger(0);
-            java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            BlockingQueue<ZmqEvent> events = new LinkedBlockingQueue<>();
             pull.setEventListener(events::add);
             String ep = bind(pull, transport);
             ZmqSocket push = ctx.socket(SocketType.PUSH);
@@ -243,11 +243,9 @@ class ZmqLifecycleTest {
             }
             push.close(); // returns once the three are written
             if (!transport.equals("inproc")) {
-                ZmqEvent e;
-                do {
-                    e = events.poll(BOUND_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-                    assertTrue(e != null, "the pusher's departure within the bound");
-                } while (e.kind() != ZmqEvent.Kind.DISCONNECTED);
+                while (nextEvent(events, "the pusher's departure").kind() != ZmqEvent.Kind.DISCONNECTED) {
+                    // its CONNECTED event comes first
+                }
             }
             for (int i = 0; i < 3; i++) {
                 assertEquals("sent " + i, recvStr(pull), "what the departed peer sent");
@@ -263,30 +261,23 @@ class ZmqLifecycleTest {
     @ValueSource(strings = {"tcp", "ipc"})
     void refusedAttemptsLeadToOneConnection(String transport) throws Exception {
         try (ZmqContext ctx = ZmqContext.create()) {
-            ZmqSocket probe = ctx.socket(SocketType.PULL);
-            probe.setLinger(0);
-            String ep = bind(probe, transport);
-            probe.close();
+            String ep = unservedEndpoint(ctx, transport);
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.setLinger(0);
             push.setReconnectInterval(5);
-            java.util.concurrent.BlockingQueue<ZmqEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            BlockingQueue<ZmqEvent> events = new LinkedBlockingQueue<>();
             push.setEventListener(events::add);
             push.connect(ep);
-            int refused = 0;
-            while (refused < 8) {
-                ZmqEvent e = events.poll(BOUND_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-                assertTrue(e != null, "8 refused attempts within the bound; " + refused + " came");
+            for (int refused = 0; refused < 8; refused++) {
+                ZmqEvent e = nextEvent(events, "8 refused attempts; " + refused + " came");
                 assertEquals(ZmqEvent.Kind.CONNECT_FAILED, e.kind(), "a refused attempt's only event: " + e);
-                refused++;
             }
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             pull.setLinger(0);
             pull.bind(ep);
             ZmqEvent connected;
             do {
-                connected = events.poll(BOUND_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-                assertTrue(connected != null, "connected within the bound");
+                connected = nextEvent(events, "the connection");
             } while (connected.kind() == ZmqEvent.Kind.CONNECT_FAILED); // attempts before the bind
             assertEquals(ZmqEvent.Kind.CONNECTED, connected.kind(), connected.toString());
             for (int i = 0; i < 100; i++) {
@@ -296,7 +287,7 @@ class ZmqLifecycleTest {
                 assertEquals(Integer.toString(i), recvStr(pull), "one connection keeps the order");
             }
             // with a retry per report, the attempts double at each refusal: 2^8 would connect by now
-            ZmqEvent more = events.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            ZmqEvent more = events.poll(500, TimeUnit.MILLISECONDS);
             assertEquals(null, more, "a second connection to one endpoint");
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -42,6 +43,32 @@ final class ZmqTestSupport {
             }
             Thread.onSpinWait();
             Thread.yield();
+        }
+    }
+
+    /**
+     * An endpoint of {@code transport} that nobody serves: bound by a probe socket that is closed again
+     * (for tcp a port just freed, for ipc a path just unlinked).
+     */
+    static String unservedEndpoint(ZmqContext ctx, String transport) {
+        ZmqSocket probe = ctx.socket(SocketType.PULL);
+        probe.setLinger(0);
+        String ep = bind(probe, transport);
+        probe.close();
+        return ep;
+    }
+
+    /** The next event a listener queued; fails if none comes within {@link #BOUND_MILLIS}. */
+    static ZmqEvent nextEvent(BlockingQueue<ZmqEvent> events, String what) {
+        try {
+            ZmqEvent e = events.poll(BOUND_MILLIS, TimeUnit.MILLISECONDS);
+            if (e == null) {
+                fail("no event within " + BOUND_MILLIS + " ms: " + what);
+            }
+            return e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + what, e);
         }
     }
 
