@@ -1,5 +1,6 @@
-// Over 500 lines: this is the public API (each method with its javadoc and argument checks);
-// the machinery is in OffHeapRing and OffHeapYPipeFields.
+// Over 600 lines, one concept: this is the off-heap pipe's public API, each method with its javadoc
+// and argument checks (about 380 of its lines are javadoc); the ring's machinery is in
+// OffHeapRing and the field layout in OffHeapYPipeFields.
 package org.ysuite;
 
 import java.nio.ByteBuffer;
