@@ -9,6 +9,7 @@ import java.util.Arrays;
  * java -jar ysuite-examples/target/ysuite-examples.jar poll|epoll|nio|netty|readme|shm-producer|shm-consumer|amqp [args...]
  * java -jar ysuite-examples/target/ysuite-examples.jar local_thr|remote_thr|local_lat|remote_lat &lt;endpoint&gt; &lt;message-size&gt; &lt;count&gt;
  * java -jar ysuite-examples/target/ysuite-examples.jar peers_server router|pub &lt;bind-to&gt; &lt;n&gt;
+ * java -jar ysuite-examples/target/ysuite-examples.jar idle_cpu &lt;seconds&gt; &lt;heartbeat-ms&gt; [connections [settle-seconds]]
  * </pre>
  */
 public final class Main {
@@ -22,7 +23,8 @@ public final class Main {
      * @param args the example ({@code poll}, {@code epoll}, {@code nio}, {@code netty}, {@code readme},
      *     {@code shm-producer}, {@code shm-consumer}, {@code amqp}, or libzmq's perf tools over ysuite-zmq:
      *     {@code local_thr}, {@code remote_thr}, {@code local_lat}, {@code remote_lat}: {@link ZmqPerf}; the many-peers
-     *     server {@code peers_server}: {@link ZmqPeers}) and its arguments
+     *     server {@code peers_server}: {@link ZmqPeers}; what idle connections cost, {@code idle_cpu}:
+     *     {@link ZmqIdle}) and its arguments
      * @throws Exception if the example fails
      */
     public static void main(String[] args) throws Exception {
@@ -62,6 +64,9 @@ public final class Main {
             case "peers_server":
                 ZmqPeers.main(rest);
                 break;
+            case "idle_cpu":
+                ZmqIdle.main(rest);
+                break;
             default:
                 System.err.println("usage: java -jar ysuite-examples.jar poll|epoll|nio|readme "
                         + "[socketMessages [pipeMessagesPerWriter [socketpair|eventfd]]]\n"
@@ -71,7 +76,8 @@ public final class Main {
                         + "       java -jar ysuite-examples.jar amqp <amqp-uri> [ordersPerWriter [writers]]\n"
                         + "       java -jar ysuite-examples.jar local_thr|local_lat <bind-to> <message-size> <count>\n"
                         + "       java -jar ysuite-examples.jar remote_thr|remote_lat <connect-to> <message-size> <count>\n"
-                        + "       java -jar ysuite-examples.jar peers_server router|pub <bind-to> <n>");
+                        + "       java -jar ysuite-examples.jar peers_server router|pub <bind-to> <n>\n"
+                        + "       java -jar ysuite-examples.jar idle_cpu <seconds> <heartbeat-ms> [connections [settle-seconds]]");
                 System.exit(2);
         }
     }

@@ -1,5 +1,6 @@
 package org.ysuite.examples;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.ysuite.zmq.SocketType;
 import org.ysuite.zmq.ZmqContext;
@@ -22,7 +23,9 @@ import org.ysuite.zmq.ZmqSocket;
  * Latency: {@code local_lat} binds a REP socket and echoes; {@code remote_lat} connects a REQ
  * socket and prints {@code message size: N [B]}, {@code roundtrip count: N} and
  * {@code average latency: N.NNN [us]}, the run's time over twice the round trips (half a round
- * trip, as libzmq prints it). Default socket options otherwise; one I/O thread, as libzmq's tools.
+ * trip, as libzmq prints it), then one line libzmq's tool does not print,
+ * {@code p99 latency: N.NNN [us]}: the 99th percentile of the round trips, halved as the average is.
+ * Default socket options otherwise; one I/O thread, as libzmq's tools.
  */
 public final class ZmqPerf {
 
@@ -121,15 +124,25 @@ public final class ZmqPerf {
         try (ZmqSocket s = ctx.socket(SocketType.REQ)) {
             s.connect(endpoint);
             byte[] buf = new byte[Math.max(size, 1)];
+            long[] trips = new long[Math.toIntExact(count)];
             long start = System.nanoTime();
-            for (long i = 0; i < count; i++) {
+            for (int i = 0; i < trips.length; i++) {
+                long t0 = System.nanoTime();
                 s.send(buf, 0, size, 0);
                 receiveSized(s, buf, size);
+                trips[i] = System.nanoTime() - t0;
             }
             long elapsedUs = (System.nanoTime() - start) / 1000;
             System.out.printf(Locale.ROOT, "message size: %d [B]%n", size);
             System.out.printf(Locale.ROOT, "roundtrip count: %d%n", count);
             System.out.printf(Locale.ROOT, "average latency: %.3f [us]%n", (double) elapsedUs / (count * 2.0));
+            System.out.printf(Locale.ROOT, "p99 latency: %.3f [us]%n", p99(trips) / 2000.0);
         }
+    }
+
+    /** The 99th percentile (nearest rank) of {@code trips}, which it sorts. */
+    static long p99(long[] trips) {
+        Arrays.sort(trips);
+        return trips[(int) ((trips.length * 99L + 99) / 100) - 1];
     }
 }

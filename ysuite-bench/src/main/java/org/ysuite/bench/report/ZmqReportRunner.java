@@ -33,7 +33,9 @@ import org.ysuite.bench.zmq.JeromqPerf;
  *
  * <p>Ratios read one way throughout: ysuite's speed over the peer's, so above 1.00 ysuite is faster
  * (throughput: ysuite ÷ peer; latency: peer ÷ ysuite). The load beside the run is printed
- * ({@link Load}). libzmq's tools print the average latency only, so no percentile is given here.
+ * ({@link Load}). libzmq's tools print the average latency only; the three {@code remote_lat} programs
+ * run here also print the 99th percentile of their round trips (halved, as the average is), shown in a
+ * table of its own.
  * Writes {@code zmq.md} (the tables) and {@code zmq-runs.csv} (every run) into the output folder.
  */
 public final class ZmqReportRunner {
@@ -42,6 +44,7 @@ public final class ZmqReportRunner {
     private static final long RUN_TIMEOUT_S = 90;
     private static final Pattern MSG_S = Pattern.compile("mean throughput: (\\d+) \\[msg/s\\]");
     private static final Pattern LATENCY = Pattern.compile("average latency: ([0-9.]+) \\[us\\]");
+    private static final Pattern P99 = Pattern.compile("p99 latency: ([0-9.]+) \\[us\\]");
 
     /** A pair's sender and receiver (remote and local tool). */
     private enum Pair {
@@ -170,6 +173,8 @@ public final class ZmqReportRunner {
         table(md, "thr", SIZES);
         md.append("\n## Latency, average [us] (remote_lat; REQ/REP; half a round trip)\n\n");
         table(md, "lat", latencySizes);
+        md.append("\n## Latency, p99 [us] (remote_lat; REQ/REP; half a round trip)\n\n");
+        table(md, "p99", latencySizes);
         md.append("\n## Load\n\n").append(load.markdown());
         if (!failures.isEmpty()) {
             md.append("\n## Failed runs\n\n");
@@ -279,6 +284,12 @@ public final class ZmqReportRunner {
                 values.computeIfAbsent(key, k -> new ArrayList<>()).add(v);
                 csv.add(String.join(",", Integer.toString(round), test, Integer.toString(size), p.label,
                         Long.toString(count), m.group(1), test.equals("thr") ? "msg/s" : "us", ""));
+                Matcher p99 = P99.matcher(rout);
+                if (test.equals("lat") && p99.find()) {
+                    values.computeIfAbsent(key("p99", size, p), k -> new ArrayList<>()).add(Double.parseDouble(p99.group(1)));
+                    csv.add(String.join(",", Integer.toString(round), "p99", Integer.toString(size), p.label,
+                            Long.toString(count), p99.group(1), "us", ""));
+                }
             } finally {
                 Files.deleteIfExists(lo);
                 Files.deleteIfExists(ro);

@@ -1,5 +1,6 @@
 package org.ysuite.bench.zmq;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
@@ -102,13 +103,18 @@ public final class JeromqPerf {
         ZMQ.Socket s = ctx.createSocket(SocketType.REQ);
         s.connect(endpoint);
         byte[] m = new byte[size];
+        long[] trips = new long[Math.toIntExact(count)];
         long start = System.nanoTime();
-        for (long i = 0; i < count; i++) {
+        for (int i = 0; i < trips.length; i++) {
+            long t0 = System.nanoTime();
             s.send(m, 0);
             m = receiveSized(s, size);
+            trips[i] = System.nanoTime() - t0;
         }
         long elapsedUs = (System.nanoTime() - start) / 1000;
         System.out.print(PerfOutput.latency(size, count, elapsedUs));
+        Arrays.sort(trips);
+        System.out.printf(Locale.ROOT, "p99 latency: %.3f [us]%n", trips[(int) ((trips.length * 99L + 99) / 100) - 1] / 2000.0);
     }
 
     /** libzmq perf's output lines, shared by the JVM programs. */
