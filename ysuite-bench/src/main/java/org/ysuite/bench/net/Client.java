@@ -20,6 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.netty.MessageStream;
 import org.ysuite.netty.MessageWriter;
+import org.ysuite.zmq.ZmqContext;
+import org.ysuite.zmq.ZmqSocket;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -87,6 +89,8 @@ public abstract class Client implements AutoCloseable {
                 return new Ysuite(host, port, bufferSize);
             case TCP:
                 return new Tcp(host, port);
+            case YSUITE_ZMQ:
+                return new YsuiteZmq(host, port, requestReply);
             case JEROMQ:
                 return new Jeromq(host, port, requestReply);
             case NETTY_FLUSH:
@@ -178,6 +182,36 @@ public abstract class Client implements AutoCloseable {
         @Override
         public void close() throws IOException {
             ch.close();
+        }
+    }
+
+    private static final class YsuiteZmq extends Client {
+        private final ZmqContext ctx = ZmqContext.create(1);
+        private final ZmqSocket socket;
+
+        YsuiteZmq(String host, int port, boolean requestReply) {
+            socket = ctx.socket(requestReply ? org.ysuite.zmq.SocketType.REQ : org.ysuite.zmq.SocketType.PUSH);
+            socket.connect("tcp://" + host + ":" + port);
+        }
+
+        @Override
+        public void send(byte[] msg, int length) {
+            socket.send(msg, 0, length, 0);
+        }
+
+        @Override
+        public int request(byte[] msg, int length, byte[] reply) {
+            socket.send(msg, 0, length, 0);
+            return socket.receive(reply, 0, reply.length, 0);
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close(); // linger -1: the last message (the sink's end mark) is written first
+            } finally {
+                ctx.close();
+            }
         }
     }
 

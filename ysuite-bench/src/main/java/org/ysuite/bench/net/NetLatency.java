@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.State;
 public class NetLatency extends NetBench {
 
     /** The transport ({@code netty_periodic} is left out: a ping-pong flushes every message). */
-    @Param({"ysuite", "ysuite_loop", "tcp", "jeromq", "netty_flush"})
+    @Param({"ysuite", "ysuite_loop", "ysuite_zmq", "tcp", "jeromq", "netty_flush"})
     public String peer;
 
     private byte[] reply;

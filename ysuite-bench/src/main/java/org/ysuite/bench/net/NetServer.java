@@ -23,6 +23,8 @@ import org.ysuite.netty.LoopHandler;
 import org.ysuite.netty.MessageStream;
 import org.ysuite.netty.MessageStreamBuilder;
 import org.ysuite.netty.MessageWriter;
+import org.ysuite.zmq.ZmqContext;
+import org.ysuite.zmq.ZmqSocket;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -59,7 +61,7 @@ public final class NetServer {
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
-            System.err.println("usage: NetServer <ysuite|ysuite_loop|tcp|jeromq|netty_flush|netty_periodic> <sink|echo|sum> <host> <bufferSize>");
+            System.err.println("usage: NetServer <ysuite|ysuite_loop|ysuite_zmq|tcp|jeromq|netty_flush|netty_periodic> <sink|echo|sum> <host> <bufferSize>");
             System.exit(2);
         }
         NetServer s = new NetServer(Peer.of(args[0]), args[1], System.out);
@@ -103,6 +105,9 @@ public final class NetServer {
                 break;
             case TCP:
                 serveTcp(host);
+                break;
+            case YSUITE_ZMQ:
+                serveYsuiteZmq(host);
                 break;
             case JEROMQ:
                 serveJeromq(host);
@@ -241,6 +246,27 @@ public final class NetServer {
             } catch (IOException e) {
                 // the client went away
             }
+        }
+    }
+
+    private void serveYsuiteZmq(String host) {
+        try (ZmqContext ctx = ZmqContext.create(1);
+                ZmqSocket s = ctx.socket("sink".equals(mode) ? org.ysuite.zmq.SocketType.PULL : org.ysuite.zmq.SocketType.REP)) {
+            s.setLinger(0);
+            s.bind("tcp://" + host + ":0");
+            String ep = s.lastEndpoint();
+            ready(Integer.parseInt(ep.substring(ep.lastIndexOf(':') + 1)));
+            byte[] msg = new byte[MAX];
+            byte[] reply = new byte[MAX];
+            for (;;) {
+                int n = s.receive(msg, 0, MAX, 0);
+                int r = handle(msg, n, reply);
+                if (!"sink".equals(mode)) {
+                    s.send(reply, 0, Math.max(r, 0), 0);
+                }
+            }
+        } catch (RuntimeException e) {
+            // the context was closed or the client went away
         }
     }
 

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class NetThroughput extends NetBench {
 
     /** The transport. */
-    @Param({"ysuite", "ysuite_loop", "tcp", "jeromq", "netty_flush", "netty_periodic"})
+    @Param({"ysuite", "ysuite_loop", "ysuite_zmq", "tcp", "jeromq", "netty_flush", "netty_periodic"})
     public String peer;
 
     /**

@@ -5,7 +5,8 @@ import java.util.Locale;
 /**
  * The transports of the network runs, each with its own client ({@link Client}) and server
  * ({@link NetServer}) written the way a user of that transport would write them. Frames are the
- * same on every TCP peer: a 4-byte big-endian length, then the bytes (JeroMQ frames its own).
+ * same on every TCP peer: a 4-byte big-endian length, then the bytes (ZMTP's peers, ysuite-zmq and
+ * JeroMQ, frame their own).
  */
 public enum Peer {
     /** ysuite: {@code MessageStream} over Netty (application thread, pipes, event loop). */
@@ -15,6 +16,11 @@ public enum Peer {
      * client as {@link #YSUITE} (an application thread with a {@code MessageWriter} and {@code receive}).
      */
     YSUITE_LOOP("ysuite MessageStream, server handler on the loop"),
+    /**
+     * ysuite-zmq: ZMTP 3.1 over tcp (PUSH/PULL for one-way traffic, REQ/REP for request/reply), the same
+     * engine as {@link #YSUITE} with ZeroMQ's framing instead of the 4-byte length.
+     */
+    YSUITE_ZMQ("ysuite-zmq ZMTP (PUSH/PULL, REQ/REP)"),
     /** Raw blocking TCP: a {@code SocketChannel} write per message (seed 003's "black curve"). */
     TCP("raw blocking TCP SocketChannel"),
     /** JeroMQ over tcp: PUSH/PULL for one-way traffic, REQ/REP for request/reply. */

@@ -43,8 +43,14 @@ final class Connection implements ZmtpListener {
     /** Messages per drain before the loop lets other channels run. */
     private static final int BATCH_MESSAGES = 4096;
 
-    /** Frames up to this size have their arrays recycled (a peer keeps at most sendHwm of them). */
+    /** Frames up to this size have their arrays recycled (a peer keeps at most sendHwm + 512 of them). */
     private static final int RECYCLE_LIMIT = 1024;
+    /**
+     * Recycled arrays are published every this many messages of a drain, not only at its end: the out lane
+     * wakes a sender at the mark once half the mark is drained, mid-drain, and the sender must find the
+     * arrays those messages freed, or it allocates.
+     */
+    private static final int RECYCLE_PUBLISH = 256;
 
     private final SocketBridge socket;
     private final String endpoint;
@@ -100,8 +106,10 @@ final class Connection implements ZmtpListener {
         Peer p = new Peer(out, in, endpoint, zpeer.identity(), channel::close);
         if (recycling) {
             // written by this loop, read by the application thread, which never waits on it
-            // as many as the out lane may hold: a sender at the mark finds one for each message drained
-            p.recycle = new Lane(o.sendHwm > 0 ? Math.min(o.sendHwm, 16_384) : 1024, () -> { }, () -> { });
+            // as many as the out lane may hold, plus those drained but not yet published: a sender at the mark
+            // finds one for each message drained
+            p.recycle = new Lane((o.sendHwm > 0 ? Math.min(o.sendHwm, 16_384) : 1024) + 2 * RECYCLE_PUBLISH,
+                    () -> { }, () -> { });
         }
         p.drainedCheck = () -> out.queued() == 0 && !draining && pendingBytes() == 0;
         peer = p;
@@ -230,7 +238,10 @@ final class Connection implements ZmtpListener {
                 zmtp.writeFramed(batch);
                 batch = null;
             }
-            if (++count >= BATCH_MESSAGES) {
+            if (++count % RECYCLE_PUBLISH == 0 && recycling) {
+                p.recycle.flush();
+            }
+            if (count >= BATCH_MESSAGES) {
                 more = true;
                 break;
             }
@@ -240,7 +251,7 @@ final class Connection implements ZmtpListener {
         }
         if (count > 0) {
             if (recycling) {
-                p.recycle.flush(); // one publication per drain; its reader is never woken (it never waits)
+                p.recycle.flush(); // the rest of this drain's; its reader is never woken (it never waits)
             }
             zmtp.flush();
         }
