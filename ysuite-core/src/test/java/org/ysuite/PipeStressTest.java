@@ -5,10 +5,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Ten million messages through each pipe, between real threads, under pure-park and spin-then-park
+ * Millions of messages through each pipe, between real threads, under pure-park and spin-then-park
  * waits: the {@link PipeWorkload} (random batches, multipart messages, unwrites, pauses; every
  * message checked) at the size every build can afford. {@link SoakTest} runs the same workload at
- * 10^9. The message count can be raised with {@code -Dysuite.stress.messages=N}.
+ * 10^9. The message count: {@code -Dysuite.stress.messages=N}, 10^7 unless set; the build sets
+ * CI's size (ysuite-core's pom).
  */
 class PipeStressTest {
 

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one checking workload behind {@link PipeStressTest} (10^7 messages per pipe, in every build)
+ * The one checking workload behind {@link PipeStressTest} (millions of messages per pipe, in every build)
  * and {@link SoakTest} (10^9, opt-in: {@code mvn -pl ysuite-core verify -Psoak}): writers and one
  * reader on real threads, random sender batches, multipart messages, unwrites and pauses. Every
  * message must arrive once, in order, intact.

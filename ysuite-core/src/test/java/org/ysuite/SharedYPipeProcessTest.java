@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>System properties: {@code ysuite.shared.count} (messages of the exchange, default
  * {@value #DEFAULT_COUNT}; the issue's 10^7: {@code -Dysuite.shared.count=10000000}),
- * {@code ysuite.shared.killRounds} (default {@value #DEFAULT_KILL_ROUNDS}).
+ * {@code ysuite.shared.killRounds} (default {@value #DEFAULT_KILL_ROUNDS}; one writer JVM started
+ * per round). The build sets both (ysuite-core's pom: CI's sizes).
  */
 class SharedYPipeProcessTest extends SharedPipeFileFixture {
 
