@@ -36,8 +36,9 @@ import org.ysuite.zmq.SocketType;
  * a mutation happened to leave a valid handshake, cancels any ZAP request it left unanswered, and leaks no
  * buffer ({@link EngineHarness} counts every byte; Netty's leak detector runs at PARANOID here too).
  *
- * <p>{@code -Dysuite.fuzz.handshakes=N} sets the number (default and CI: 10,000, about 2 s on a loaded
- * 2-core machine); {@code -Dysuite.fuzz.seed=S} replays a run (each failure names its seed and case).
+ * <p>{@code -Dysuite.fuzz.handshakes=N} sets the number (default and CI: 10,000: 8 to 12 s on 2 cores at
+ * load 12 to 17, the leak detector at PARANOID); {@code -Dysuite.fuzz.seed=S} replays a run (each failure
+ * names its seed and case).
  */
 class HandshakeFuzzTest {
 
