@@ -11,6 +11,8 @@ module org.ysuite.zmq {
     requires transitive io.netty.transport;
     requires transitive io.netty.buffer;
     requires io.netty.common;
+    /** SslContext in ZmqSocket.setTls; SslHandler for TLS under ZMTP on tcp:// */
+    requires transitive io.netty.handler;
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
     requires io.netty.resolver;

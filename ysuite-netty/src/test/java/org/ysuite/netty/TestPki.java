@@ -25,21 +25,27 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 /**
  * Certificate authorities and certificates made in memory for the TLS tests (EC P-256, signed
  * with SHA256withECDSA through the JDK's providers; Bouncy Castle only builds the certificates).
+ * Public for ysuite-zmq's TLS tests, which take it from this module's test-jar.
  */
-final class TestPki {
+public final class TestPki {
 
     private static final AtomicLong SERIAL = new AtomicLong(System.nanoTime());
     private static final long DAY = 86_400_000L;
 
-    /** A key and its certificate. */
-    record Identity(PrivateKey key, X509Certificate cert) {
+    /**
+     * A key and its certificate.
+     *
+     * @param key the private key
+     * @param cert the certificate of its public key
+     */
+    public record Identity(PrivateKey key, X509Certificate cert) {
     }
 
     private TestPki() {
     }
 
     /** A self-signed certificate authority named {@code cn}. */
-    static Identity ca(String cn) {
+    public static Identity ca(String cn) {
         KeyPair kp = keyPair();
         X500Name name = new X500Name("CN=" + cn);
         try {
@@ -53,14 +59,14 @@ final class TestPki {
     }
 
     /** A server certificate issued by {@code ca} for the DNS name {@code host} and the IP address {@code ip}. */
-    static Identity server(Identity ca, String host, String ip) {
+    public static Identity server(Identity ca, String host, String ip) {
         GeneralNames sans = new GeneralNames(new GeneralName[] {
             new GeneralName(GeneralName.dNSName, host), new GeneralName(GeneralName.iPAddress, ip)});
         return leaf(ca, host, sans, KeyPurposeId.id_kp_serverAuth);
     }
 
     /** A client certificate issued by {@code ca}, named {@code cn}. */
-    static Identity client(Identity ca, String cn) {
+    public static Identity client(Identity ca, String cn) {
         return leaf(ca, cn, null, KeyPurposeId.id_kp_clientAuth);
     }
 

@@ -338,6 +338,59 @@ public final class ZmqSocket implements AutoCloseable {
         peers.listener(l);
     }
 
+    // ---------------------------------------------------------------- TLS (ysuite to ysuite only)
+
+    /**
+     * Runs this socket's {@code tcp://} connections over TLS (Netty's {@code SslHandler} with
+     * {@code context}'s provider: the JDK's by default, OpenSSL/BoringSSL where the application adds
+     * {@code netty-tcnative-boringssl-static} and builds the context with {@code SslProvider.OPENSSL}).
+     * The ZMTP greeting, the mechanism's handshake (NULL or PLAIN, unchanged) and every message travel
+     * inside TLS. A server context ({@code SslContextBuilder.forServer(key, chain)}) authenticates this
+     * socket to its peers, and with {@code trustManager(...).clientAuth(ClientAuth.REQUIRE)} demands the
+     * peer's certificate too (mutual authentication); a client context
+     * ({@code SslContextBuilder.forClient().trustManager(...)}) verifies the server's certificate against
+     * its trust and its names against the connect endpoint's host (hostname verification, on unless
+     * {@link #setTlsHostnameVerification} turns it off). The TLS roles follow the context, the ZMTP roles
+     * bind and connect. {@link #setHandshakeInterval} bounds the TLS handshake too. A failed TLS handshake
+     * is a {@link ZmqEvent.Kind#HANDSHAKE_FAILED} event whose reason reads "TLS handshake with
+     * &lt;address&gt; failed: &lt;cause&gt;"; a connector then retries as after any failed handshake.
+     *
+     * <p>Applies to endpoints bound or connected after the call; {@code ipc://} and {@code inproc://}
+     * never leave the host and are not encrypted. Only ysuite peers speak it: libzmq has no TLS on
+     * {@code tcp://} (its {@code tls://} transport exists only in draft builds with a different wire).
+     *
+     * @param context a client or server {@code SslContext}; null (the default) for no TLS
+     */
+    public void setTls(io.netty.handler.ssl.SslContext context) {
+        checkOpen();
+        org.ysuite.zmq.internal.TlsSupport.Settings s = options.tls;
+        options.tls = context == null ? null
+                : new org.ysuite.zmq.internal.TlsSupport.Settings(context, s == null || s.verifyHostname());
+    }
+
+    /**
+     * Turns a TLS client's hostname verification off ({@code false}) or on again (the default): off, the
+     * server's certificate is still checked against the client's trust, but a certificate for any host
+     * is accepted, so any holder of a certificate of that authority can pose as the server. Call after
+     * {@link #setTls}; applies to later connects.
+     *
+     * @throws ZmqException EINVAL if {@link #setTls} has not set a context
+     */
+    public void setTlsHostnameVerification(boolean on) {
+        checkOpen();
+        org.ysuite.zmq.internal.TlsSupport.Settings s = options.tls;
+        if (s == null) {
+            throw new ZmqException(ZmqError.EINVAL, "setTlsHostnameVerification: no TLS context (call setTls first)");
+        }
+        options.tls = new org.ysuite.zmq.internal.TlsSupport.Settings(s.context(), on);
+    }
+
+    /** The TLS context set by {@link #setTls}, or null. */
+    public io.netty.handler.ssl.SslContext getTls() {
+        org.ysuite.zmq.internal.TlsSupport.Settings s = options.tls;
+        return s == null ? null : s.context();
+    }
+
     // ---------------------------------------------------------------- options
 
     /** ZMQ_SNDHWM: the most messages queued per peer for sending; 0 for no limit; default 1000. Applies to later connections. */

@@ -24,7 +24,11 @@ final class Connector implements EndpointHandle {
     private volatile Channel channel;
     private int wait;
 
-    Connector(SocketBridge socket, String endpoint, SocketAddress address, Bootstrap template, EventLoop loop) {
+    /**
+     * @param prepare adds handlers ahead of the connection's ({@link TlsSupport}) on each new channel; null for none
+     */
+    Connector(SocketBridge socket, String endpoint, SocketAddress address, Bootstrap template, EventLoop loop,
+              java.util.function.Consumer<Channel> prepare) {
         this.socket = socket;
         this.endpoint = endpoint;
         this.address = address;
@@ -34,6 +38,9 @@ final class Connector implements EndpointHandle {
         this.bootstrap = template.clone().group(loop).handler(new io.netty.channel.ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (prepare != null) {
+                    prepare.accept(ch);
+                }
                 new Connection(socket, endpoint, ch, false, self);
             }
         });

@@ -38,7 +38,9 @@ import org.ysuite.zmq.ZmqException;
 
 /**
  * The context's I/O threads and the {@code tcp://} and {@code ipc://} transports: Netty event loops (epoll
- * where {@link Epoll#isAvailable()}, else NIO), a listener per bind, a {@link Connector} per connect.
+ * where {@link Epoll#isAvailable()}, else NIO), a listener per bind, a {@link Connector} per connect. A
+ * socket's TLS setting ({@link SocketOptions#tls}) as it is at the bind or connect applies to that
+ * endpoint's tcp connections ({@link TlsSupport}); ipc connections never leave the host and take none.
  */
 public final class NetTransport {
 
@@ -89,12 +91,16 @@ public final class NetTransport {
                 ? (epoll ? EpollServerDomainSocketChannel.class : NioServerDomainSocketChannel.class)
                 : (epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class);
         String[] endpointName = new String[1];
+        TlsSupport.Settings tls = ipc ? null : socket.options().tls; // as at the bind: ipc stays in the host
         ServerBootstrap b = new ServerBootstrap().group(group).channel(type)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         children.add(ch);
                         ch.closeFuture().addListener(f -> children.remove(ch));
+                        if (tls != null) {
+                            TlsSupport.accepted(ch, tls);
+                        }
                         new Connection(socket, endpointName[0], ch, true, null);
                     }
                 });
@@ -172,7 +178,10 @@ public final class NetTransport {
         if (!ipc) {
             b.option(ChannelOption.TCP_NODELAY, true);
         }
-        Connector c = new Connector(socket, ep.toString(), address, b, group.next());
+        TlsSupport.Settings tls = ipc ? null : socket.options().tls; // as at the connect, for every reconnect
+        java.util.function.Consumer<Channel> secure = tls == null ? null
+                : ch -> TlsSupport.connecting(ch, tls, ep.host(), ep.port());
+        Connector c = new Connector(socket, ep.toString(), address, b, group.next(), secure);
         c.start();
         return c;
     }

@@ -228,4 +228,10 @@ public final class SocketOptions {
         }
         return v;
     }
+
+    // ---- TLS: ysuite's own setting (libzmq has no TLS on tcp://), set by ZmqSocket.setTls; kept apart ----
+
+    /** TLS for the tcp:// endpoints bound or connected from now on, or null (the default) for none. */
+    public volatile TlsSupport.Settings tls;
+
 }

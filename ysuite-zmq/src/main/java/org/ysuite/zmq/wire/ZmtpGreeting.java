@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  * ZMTP 1.0 (a first byte other than {@code 0xFF}, or byte 9 with its low bit clear) or 2.0 (major
  * version below 3). This engine does not: such a peer is dropped with a reason that names its version.
  * Every libzmq since 4.0 (2013), JeroMQ since 0.3.5 and pyzmq speak 3.x, so only libzmq 3.2 and older
- * are affected.
+ * are affected. A peer whose first bytes are a TLS record (0x15 or 0x16, then 0x03) is refused as a TLS
+ * peer, so that a socket without TLS that meets one says so.
  */
 final class ZmtpGreeting {
 
@@ -54,7 +55,18 @@ final class ZmtpGreeting {
      * @throws ZmtpProtocolException if those bytes cannot begin a ZMTP 3.x greeting
      */
     static void check(ByteBuf in, int offset, int available) throws ZmtpProtocolException {
-        if (available >= 1 && in.getUnsignedByte(offset) != 0xFF) {
+        int first = available >= 1 ? in.getUnsignedByte(offset) : 0xFF;
+        if (first == 0x15 || first == 0x16) { // a TLS alert or handshake record (RFC 8446 5.1), version 3.x next
+            if (available < 2) {
+                return;
+            }
+            if (in.getUnsignedByte(offset + 1) == 0x03) {
+                throw new ZmtpProtocolException("the peer speaks TLS (a TLS " + (first == 0x16 ? "handshake" : "alert")
+                        + " record where ZMTP's greeting belongs): give this socket a TLS context"
+                        + " (ZmqSocket.setTls) as the peer has", false);
+            }
+        }
+        if (first != 0xFF) {
             throw new ZmtpProtocolException("ZMTP 1.0 peer refused (first byte 0x"
                     + Integer.toHexString(in.getUnsignedByte(offset)) + ", not the 3.x signature's 0xFF):"
                     + " this engine speaks ZMTP 3.0/3.1 only", false);

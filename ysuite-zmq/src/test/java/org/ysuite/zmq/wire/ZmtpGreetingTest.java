@@ -89,6 +89,25 @@ class ZmtpGreetingTest {
     }
 
     @Test
+    void aTlsRecordIsRefusedAsTlsNotAsZmtp10() {
+        // a TLS server's alert (0x15) or a TLS client's ClientHello (0x16), both with version 3.x next
+        for (byte first : new byte[] {0x15, 0x16}) {
+            try (EngineHarness h = new EngineHarness(SocketType.PUSH)) {
+                h.feed(new byte[] {first});
+                assertTrue(h.channel.isOpen(), "decided on one byte");
+                h.feed(new byte[] {0x03, 0x03, 0x00, 0x02});
+                assertTrue(h.listener.closedReason().startsWith("protocol error: the peer speaks TLS"),
+                        h.listener.closedReason());
+            }
+        }
+        try (EngineHarness h = new EngineHarness(SocketType.PUSH)) {
+            h.feed(new byte[] {0x16, 0x01}); // not a TLS version: the old reason
+            assertTrue(h.listener.closedReason().startsWith("protocol error: ZMTP 1.0 peer refused"),
+                    h.listener.closedReason());
+        }
+    }
+
+    @Test
     void zmtp20PeerIsRefusedAtItsVersionByte() {
         try (EngineHarness h = new EngineHarness(SocketType.PULL)) {
             h.feed(Arrays.copyOfRange(greeting(1, 0, "NULL", false), 0, 11));
