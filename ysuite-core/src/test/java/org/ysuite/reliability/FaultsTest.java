@@ -157,8 +157,13 @@ class FaultsTest {
                     }
                     if (!wake.await(20, TimeUnit.MILLISECONDS)) {
                         writer.join(5_000);
-                        if (!writer.isAlive() && pipe.read(dst) < 0) {
-                            break;
+                        if (!writer.isAlive()) {
+                            // the writer is gone: what it flushed is there to read, then nothing more
+                            int last = pipe.read(dst);
+                            if (last < 0) {
+                                break;
+                            }
+                            got.append(dst[0]);
                         }
                     }
                 }
@@ -167,7 +172,9 @@ class FaultsTest {
                 assertTrue(pipe.isClosed());
             }
             Baseline after = Baseline.now();
-            assertTrue(after.directBytes <= before.directBytes, () -> before + " -> " + after);
+            // a ring left unfreed would add one buffer a round (100); the JVM's own temporary I/O buffers
+            // (the test runner's channel, under load) may add a few
+            assertTrue(after.directCount - before.directCount < 50, () -> before + " -> " + after);
         });
     }
 
