@@ -3,12 +3,17 @@
 // rely on these final fields; split out, each would need them widened to the package.
 package org.ysuite;
 
-import static org.ysuite.RecordDescriptor.PADDING;
+import static org.ysuite.internal.RecordDescriptor.PADDING;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
+import org.ysuite.internal.DirectMemory;
+import org.ysuite.internal.RecordDescriptor;
+import org.ysuite.internal.RecordRing;
 import org.ysuite.internal.SideGuard;
+import org.ysuite.internal.SpinWait;
+import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 import org.ysuite.internal.event.WriterBlockedEvent;
@@ -53,7 +58,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
         long deadline;
 
         @Override
-        boolean ready() {
+        protected boolean ready() {
             return hasRoom(length) // heap fields only: needs no guard
                     || timed && deadline - System.nanoTime() <= 0;
         }

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.ysuite.PipeSideTakenException;
-import org.ysuite.SharedPipeReader;
-import org.ysuite.SharedPipeWriter;
-import org.ysuite.SharedYPipe;
+import org.ysuite.shared.PipeSideTakenException;
+import org.ysuite.shared.SharedPipeReader;
+import org.ysuite.shared.SharedPipeWriter;
+import org.ysuite.shared.SharedYPipe;
 
 /** A pipe file's whole life: a consumer that may start first, a producer that may run again. */
 public final class PipeLifecycle {
