@@ -43,7 +43,10 @@ public final class PipeStats {
     }
 
     /**
-     * Returns how many messages the writer (or writers) made visible to the reader.
+     * Returns how many complete messages the writer (or writers) made visible to the reader.
+     * Every pipe counts the same unit: a message written in parts ({@code OffHeapYPipe}'s and
+     * the shared pipe's {@code write(..., incomplete)}) counts once, when its last part is
+     * flushed; incomplete parts are never counted.
      *
      * @return messages flushed so far
      */

@@ -316,9 +316,9 @@ public class RecordRing {
      * Counts the complete messages (last parts) from {@code min(at, head)} to {@code end}: those
      * in [at, end) in the high 32 bits, those in [head, end) in the low ones (two rings hold
      * fewer than 2^28 records). -1 if the walk does not land on all three (records rewritten
-     * under it: the caller walks again). Any thread: {@code OffHeapRing}'s snapshot, which reads
-     * the positions with the ordering its own javadoc argues and checks the records it read
-     * against its anchor's sequence afterwards.
+     * under it: the caller walks again). Any thread: {@link AnchoredCounts}, the one counted walk
+     * of both byte pipes, which reads the positions with the ordering its javadoc argues and
+     * checks the records it read against the anchor's sequence afterwards.
      */
     public final long lastPartsAround(long at, long head, long end) {
         long from = Math.min(at, head);

@@ -23,13 +23,15 @@ import org.ysuite.PipeStats;
  *
  * <h2>Message counts: derived, not stored per message</h2>
  * The file holds no count that changes per message. The writer keeps an <em>anchor</em>: a
- * position {@code at} it flushed (a {@code c} it published) and {@code count}, the records
- * flushed before it; it moves the anchor only where it re-reads {@code head} (a ring lap at most
- * apart, on the path that found the ring full by its cached head, before it caches the new
- * head), at a wake-up and at open. A snapshot adds the records it walks in the ring: flushed = {@code count} + records in
- * [{@code at}, {@code c}), consumed = {@code count} + records in [{@code at}, {@code head})
- * (minus those in [{@code head}, {@code at}) when the reader is behind the anchor). Padding is
- * no record; each part of a message written in parts is one. So a flush and a read pay nothing
+ * position {@code at} it flushed (a {@code c} it published) and {@code count}, the complete
+ * messages flushed before it; it moves the anchor only where it re-reads {@code head} (a ring lap
+ * at most apart, on the path that found the ring full by its cached head, before it caches the
+ * new head), at a wake-up and at open. A snapshot adds the complete messages (last parts) it
+ * walks in the ring, with the walk and the retry rule {@code OffHeapYPipe} uses too
+ * ({@link AnchoredCounts}): flushed = {@code count} + those in [{@code at}, {@code c}),
+ * consumed = flushed - those in [{@code head}, {@code c}). Padding is no message; a message
+ * written in parts is one, flushed with its last part and consumed once its last part is read.
+ * So a flush and a read pay nothing
  * for the counts beyond the stores of {@code c} and {@code head} they make anyway, and the
  * writer an add per message on a field of its own (the count it anchors).
  *
@@ -44,8 +46,8 @@ import org.ysuite.PipeStats;
  * acquire, then the anchor, {@code head} (acquire) and {@code c} (acquire; so {@code c >= head}:
  * the reader consumes only what it saw flushed), walks, then a load-load fence and the sequence
  * again. A changed or odd sequence, or a walk that does not land on {@code at}, {@code head}
- * and {@code c}, is retried a few times, yielding between, then reported as the anchor's count
- * alone for both (a depth of 0: a writer stopped in the middle of its anchor, or a bad file): a
+ * and {@code c}, is retried ({@link AnchoredCounts#ATTEMPTS} times, yielding, then parking),
+ * then reported as the anchor's count alone for both (a depth of 0: a writer stopped in the middle of its anchor, or a bad file): a
  * hostile file shows strange numbers, never an exception, and {@code flushed - consumed} is the
  * records in [{@code head}, {@code c}), never negative.
  *
@@ -60,9 +62,6 @@ import org.ysuite.PipeStats;
  * there shows as garbage, never as an exception.
  */
 public final class SharedPipeCounters {
-
-    /** A snapshot's attempts at a walk between two equal anchor sequences (yielding between them). */
-    private static final int ATTEMPTS = 16;
 
     private final ByteBuffer shared;
     /** This side's own counts: only its operating thread reads or writes them. */
@@ -133,86 +132,50 @@ public final class SharedPipeCounters {
      * @param ring the file's ring, or null if it could not be mapped (the anchor's count is then
      *     reported for both)
      */
-    public static Values read(ByteBuffer header, CheckedRecordRing ring) {
-        long count = 0;
-        long[] walked = new long[2];
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            long seq = (long) LONG.getAcquire(header, ANCHOR_SEQ_AT);
-            count = load(header, ANCHOR_COUNT_AT);
-            long at = load(header, ANCHOR_AT);
-            long head = (long) LONG.getAcquire(header, HEAD_AT);
-            long c = (long) LONG.getAcquire(header, C_AT);
-            boolean walkedAll = ring != null && walk(ring, at, head, c, walked);
-            VarHandle.loadLoadFence();
-            if ((seq & 1) == 0 && load(header, ANCHOR_SEQ_AT) == seq && walkedAll) {
-                return values(header, count + walked[0], count + walked[1]);
-            }
-            Thread.yield(); // a writer preempted in the middle of its anchor
-        }
-        return values(header, count, count); // no walk between two equal sequences: the anchor alone
-    }
-
-    private static Values values(ByteBuffer header, long flushed, long consumed) {
-        return new Values(flushed, consumed, load(header, WAKEUPS_AT), load(header, SLEEPS_AT),
+    public static Values read(ByteBuffer header, RecordRing ring) {
+        FileCounts counts = new FileCounts(header);
+        counts.count(ring);
+        return new Values(counts.flushed(), counts.consumed(), load(header, WAKEUPS_AT), load(header, SLEEPS_AT),
                 load(header, SLEEP_NANOS_AT), load(header, WRITER_WAITS_AT));
     }
 
-    /**
-     * Walks the records from {@code min(at, head)} to {@code c}, counting those that are not
-     * padding: {@code into[0]} the records in [at, c), {@code into[1]} those in [at, head)
-     * (negative if head is before at). False if the walk does not land on all three (a bad
-     * record, or positions no honest file holds); at most two rings of records either way.
-     */
-    public static boolean walk(CheckedRecordRing ring, long at, long head, long c, long[] into) {
-        long from = Math.min(at, head);
-        if (from < 0 || at > c || head > c || c - from > 2L * ring.capacity || ((at | head | c) & 7) != 0) {
-            return false;
-        }
-        long n = 0;
-        long atN = -1;
-        long headN = -1;
-        try {
-            for (long pos = from; ; ) {
-                if (pos == at) {
-                    atN = n;
-                }
-                if (pos == head) {
-                    headN = n;
-                }
-                if (pos == c) {
-                    break;
-                }
-                int header = ring.headerAt(pos);
-                pos = ring.recordEnd(pos, header, c); // checked: ends by c, within the ring
-                if (header != RecordDescriptor.PADDING) {
-                    n++;
-                }
-            }
-        } catch (IllegalStateException | IndexOutOfBoundsException e) {
-            return false; // a bad record: a hostile file, or one the writer rewrote meanwhile
-        }
-        if (atN < 0 || headN < 0) {
-            return false;
-        }
-        into[0] = n - atN;
-        into[1] = headN - atN;
-        return true;
-    }
+    /** The anchor and the positions as the file's header holds them, for {@link AnchoredCounts}. */
+    private static final class FileCounts extends AnchoredCounts {
+        private final ByteBuffer header;
 
-    /**
-     * Writer: the message records (not padding) in [{@code from}, {@code to}) of its own
-     * records (the unflushed ones, or those flushed after its anchor at a restart).
-     */
-    public static long recordsIn(CheckedRecordRing ring, long from, long to) {
-        long n = 0;
-        for (long pos = from; pos != to; ) {
-            int header = ring.headerAt(pos);
-            if (header != RecordDescriptor.PADDING) {
-                n++;
-            }
-            pos = ring.recordEnd(pos, header, to);
+        FileCounts(ByteBuffer header) {
+            this.header = header;
         }
-        return n;
+
+        @Override
+        protected long acquireSeq() {
+            return (long) LONG.getAcquire(header, ANCHOR_SEQ_AT);
+        }
+
+        @Override
+        protected long opaqueSeq() {
+            return load(header, ANCHOR_SEQ_AT);
+        }
+
+        @Override
+        protected long anchorCount() {
+            return load(header, ANCHOR_COUNT_AT);
+        }
+
+        @Override
+        protected long anchorAt() {
+            return load(header, ANCHOR_AT);
+        }
+
+        @Override
+        protected long acquireHead() {
+            return (long) LONG.getAcquire(header, HEAD_AT);
+        }
+
+        @Override
+        protected long acquireEnd(long head, long at) {
+            return (long) LONG.getAcquire(header, C_AT);
+        }
     }
 
     /** The six counters as read once, raw (a hostile file's may be anything). */

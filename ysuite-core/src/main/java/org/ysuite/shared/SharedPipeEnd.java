@@ -124,9 +124,9 @@ abstract class SharedPipeEnd implements AutoCloseable {
     /**
      * Returns the pipe's counters as the file holds them now, both sides' (each side keeps its
      * own in the file's header, so the other side, and the stat tool (ysuite-tools) in any process,
-     * can read them): {@link PipeStats#messagesFlushed()} the writer's messages flushed (each
-     * part of a message written in parts counts as one: the reader receives each part as a
-     * message); {@link PipeStats#wakeups()} the writer's flushes that found the reader asleep
+     * can read them): {@link PipeStats#messagesFlushed()} the writer's complete messages
+     * flushed (a message written in parts counts once, with its last part, as
+     * {@code OffHeapYPipe} counts it); {@link PipeStats#wakeups()} the writer's flushes that found the reader asleep
      * and woke it; {@link PipeStats#sleeps()} the reader's {@code awaitMessage} calls that slept
      * in the futex (once per call, however many peer-check slices it slept);
      * {@link PipeStats#sleepNanos()} the time they slept; {@link PipeStats#writerWaits()} the

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.ysuite.WaitPolicy;
+import org.ysuite.internal.AnchoredCounts;
 import org.ysuite.internal.CheckedRecordRing;
 import org.ysuite.internal.Futex;
 import org.ysuite.internal.SharedPipeCounters;
@@ -46,10 +47,11 @@ public final class SharedPipeWriter extends SharedPipeEnd {
     /** Writer: the last head it read. */
     private long headCache;
     /**
-     * Writer: records written (each part counts), flushed or not; the anchor's count is this less
-     * the unflushed ones (see {@link SharedPipeCounters}).
+     * Writer: complete messages written (a message in parts counts once, at its last part),
+     * flushed or not; the anchor's count is this less the unflushed ones (see
+     * {@link AnchoredCounts}).
      */
-    private long records;
+    private long messages;
     /** Writer: the open claim's record position (or -1), length and thread. */
     private long claimStart = -1;
     private int claimLength;
@@ -71,10 +73,10 @@ public final class SharedPipeWriter extends SharedPipeEnd {
         this.writerPolicy = writerPolicy;
         long c = SharedWords.positionAfterArm(shared, C_AT); // checked at open
         w = f = tail = c; // a restarted writer resumes after the last flush
-        // A restarted writer continues the count: the anchor's, plus the records flushed after it.
-        records = SharedPipeCounters.read(shared, ring).flushed;
+        // A restarted writer continues the count: the anchor's, plus the messages flushed after it.
+        messages = SharedPipeCounters.read(shared, ring).flushed;
         headCache = SharedWords.positionAfterArm(shared, HEAD_AT);
-        counters.anchor(records, w); // before any byte is written under this head
+        counters.anchor(messages, w); // before any byte is written under this head
     }
 
     /**
@@ -233,8 +235,9 @@ public final class SharedPipeWriter extends SharedPipeEnd {
                 return false;
             }
             tail = last;
+            long complete = f;
             f = ring.lastCompleteEnd(w, tail); // the end of the last complete record still written
-            records--;
+            messages -= ring.lastPartsIn(f, complete); // 1 if a complete message went
             return true;
         } catch (InternalError e) {
             throw fault(e);
@@ -392,9 +395,9 @@ public final class SharedPipeWriter extends SharedPipeEnd {
         return head;
     }
 
-    /** Writer: anchors the count at the last flush, w (the records after it are unflushed). */
+    /** Writer: anchors the count at the last flush, w (the complete messages in [w, f) are unflushed). */
     private void anchor() {
-        counters.anchor(records - SharedPipeCounters.recordsIn(ring, w, tail), w);
+        counters.anchor(messages - ring.lastPartsIn(w, f), w);
     }
 
     /** Writer: enters, finds room at tail (writing a padding record if needed), or leaves. */
@@ -415,9 +418,9 @@ public final class SharedPipeWriter extends SharedPipeEnd {
 
     private void append(long start, int length, boolean incomplete) {
         tail = ring.seal(start, length, incomplete); // plain, as above
-        records++; // the counters' cost per message: an add on this writer's own field
         if (!incomplete) {
             f = tail;
+            messages++; // the counters' cost per message: an add on this writer's own field
         }
     }
 

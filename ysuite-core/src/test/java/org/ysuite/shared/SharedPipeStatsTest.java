@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
+import org.ysuite.OffHeapYPipe;
 import org.ysuite.PipeStats;
 import org.ysuite.TestThreads;
 import org.ysuite.internal.SharedPipeDescriptor;
@@ -38,7 +39,7 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
     }
 
     @Test
-    void theCountsHoldOverManyLapsOfTheRingWherePaddingAndPartsAreNoMessagesAndPartsAreOneEach() throws Exception {
+    void theCountsHoldOverManyLapsOfTheRingWherePaddingIsNoMessageAndAMessageInPartsIsOne() throws Exception {
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
                 SharedPipeReader in = SharedYPipe.openReader(file)) {
             long flushed = 0;
@@ -48,7 +49,7 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
                     assertTrue(out.write(new byte[i % 100], 0, i % 100, p < parts - 1));
                 }
                 out.flush();
-                flushed += parts;
+                flushed++; // one complete message, however many parts
                 if (i % 3 == 2) { // behind by up to two flushes, read in batches and one by one
                     while (in.readBatch((b, o, l) -> { }) > 0) {
                         // drained
@@ -69,7 +70,38 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
             assertEquals(0, out.stats().depth());
         }
         try (SharedPipeWriter again = SharedYPipe.builder(file).openWriter()) {
-            assertEquals(3000 + 300 + 1, again.stats().messagesFlushed(), "a restarted writer continues the count");
+            assertEquals(3000 + 1, again.stats().messagesFlushed(), "a restarted writer continues the count");
+        }
+    }
+
+    /**
+     * One unit for both byte pipes: the same writes (messages of one to three parts, padding at
+     * the ring's end) and the same reads, part by part, give the same messagesFlushed and depth.
+     */
+    @Test
+    void theSharedPipeCountsTheSameWritesAndReadsAsTheOffHeapPipe() throws Exception {
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file);
+                OffHeapYPipe pipe = new OffHeapYPipe(4096)) {
+            byte[] dst = new byte[64];
+            for (int i = 0; i < 500; i++) {
+                int parts = 1 + i % 3;
+                for (int p = 0; p < parts; p++) {
+                    boolean more = p < parts - 1;
+                    assertTrue(out.write(new byte[i % 50], 0, i % 50, more));
+                    assertTrue(pipe.write(new byte[i % 50], 0, i % 50, more));
+                }
+                out.flush();
+                pipe.flush();
+                for (int k = 0; k < i % 4 * 3; k++) { // behind by a few parts, or none
+                    assertEquals(pipe.read(dst), in.read(dst));
+                }
+                PipeStats shared = out.stats();
+                PipeStats offHeap = pipe.stats();
+                assertEquals(offHeap.messagesFlushed(), shared.messagesFlushed(), i + ": " + shared + " vs " + offHeap);
+                assertEquals(offHeap.depth(), shared.depth(), i + ": " + shared + " vs " + offHeap);
+            }
+            assertEquals(500, out.stats().messagesFlushed());
         }
     }
 
@@ -95,7 +127,7 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
     }
 
     @Test
-    void partsCountOneEachWhenTheMessageIsCompleteAndUnwriteTakesThemBack() throws Exception {
+    void aMessageInPartsCountsOnceWhenCompleteAsOffHeapYPipeCountsItAndUnwriteTakesItBack() throws Exception {
         try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
                 SharedPipeReader in = SharedYPipe.openReader(file)) {
             assertTrue(out.write(new byte[1], 0, 1, true));
@@ -108,12 +140,16 @@ class SharedPipeStatsTest extends SharedPipeFileFixture {
             assertTrue(out.unwrite()); // the message's last part: its two first parts are incomplete again
             assertTrue(out.write(new byte[1], 0, 1, false));
             assertTrue(out.flush());
-            assertEquals(3, out.stats().messagesFlushed(), "three parts of one message");
+            assertEquals(1, out.stats().messagesFlushed(), "three parts of one message: one message");
             RuntimeException boom = new RuntimeException("handler");
             assertThrows(RuntimeException.class, () -> in.readBatch((b, o, l) -> {
                 throw boom;
             }));
-            assertEquals(2, in.stats().depth(), "a message whose handler threw counts as consumed");
+            assertEquals(1, in.stats().depth(), "its first part consumed (the handler threw): the message is not yet");
+            assertEquals(1, in.read(new byte[1]));
+            assertEquals(1, in.stats().depth(), "two parts of three consumed");
+            assertEquals(1, in.read(new byte[1]));
+            assertEquals(0, in.stats().depth(), "its last part read: the message is consumed");
         }
     }
 
