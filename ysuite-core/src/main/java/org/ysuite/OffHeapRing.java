@@ -12,12 +12,12 @@ import org.ysuite.internal.AnchoredCounts;
 import org.ysuite.internal.DirectMemory;
 import org.ysuite.internal.RecordDescriptor;
 import org.ysuite.internal.RecordRing;
+import org.ysuite.internal.RoomWait;
 import org.ysuite.internal.SideGuard;
 import org.ysuite.internal.SpinWait;
 import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
-import org.ysuite.internal.event.WriterBlockedEvent;
 
 /**
  * {@link OffHeapYPipe}'s machinery under its public methods: the ring's memory, the protocol's
@@ -44,7 +44,9 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     /** How a writer waiting for space waits (its own state: see {@link WaitPolicy#newState()}). */
     final WaitPolicy writerPolicy;
     /** The spin phase of a wait for space (see {@link SpinWait}). */
-    private final RoomWait roomWait = new RoomWait();
+    private final RoomSpin roomWait = new RoomSpin();
+    /** The wait for space once the ring was found full, in its flight-recorder event. */
+    private final Blocked blockedWait = new Blocked();
     /** The user's name for the pipe in events, or null (see {@link OffHeapYPipe#named}). */
     volatile String name;
 
@@ -52,7 +54,7 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      * One look of the spin phase: does a record of {@code length} fit now, or is the deadline
      * past? (A timed wait must not outlast its deadline however long the policy spins.)
      */
-    private final class RoomWait extends SpinWait {
+    private final class RoomSpin extends SpinWait {
         /** The awaited message's length, and the wait's deadline; writer thread only. */
         int length;
         boolean timed;
@@ -402,23 +404,24 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             return false; // checked once; never raise WAITING for a wait we will not do
         }
         writerWaits++;
-        WriterBlockedEvent blocked = WriterBlockedEvent.begin("OffHeapYPipe writer", name, length);
-        String outcome = Outcome.CLOSE; // an exception other than the interrupt: closed
-        try {
-            boolean room = waitForRoom(length, timed, deadline);
-            outcome = room ? Outcome.SIGNAL : Outcome.TIMEOUT;
-            return room;
-        } catch (InterruptedException e) {
-            outcome = Outcome.INTERRUPT;
-            throw e;
-        } finally {
-            WriterBlockedEvent.end(blocked, outcome);
+        return blockedWait.blocked(name, length, timed, deadline);
+    }
+
+    /** {@link #waitForRoom} in the byte pipes' {@link RoomWait} (its flight-recorder event). */
+    private final class Blocked extends RoomWait<RuntimeException> {
+        Blocked() {
+            super("OffHeapYPipe writer");
+        }
+
+        @Override
+        protected boolean waitForRoom(int length, boolean timed, long deadline) throws InterruptedException {
+            return OffHeapRing.this.waitForRoom(length, timed, deadline);
         }
     }
 
     /** {@link #awaitRoom} once the ring was found full: the policy's spin, then park. */
     private boolean waitForRoom(int length, boolean timed, long deadline) throws InterruptedException {
-        RoomWait spin = roomWait;
+        RoomSpin spin = roomWait;
         spin.length = length;
         spin.timed = timed;
         spin.deadline = deadline;

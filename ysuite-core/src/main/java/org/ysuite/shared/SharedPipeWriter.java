@@ -15,13 +15,13 @@ import org.ysuite.WaitPolicy;
 import org.ysuite.internal.AnchoredCounts;
 import org.ysuite.internal.CheckedRecordRing;
 import org.ysuite.internal.Futex;
+import org.ysuite.internal.RoomWait;
 import org.ysuite.internal.SharedPipeCounters;
 import org.ysuite.internal.SpinWait;
 import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 import org.ysuite.internal.event.WakeupEvent;
-import org.ysuite.internal.event.WriterBlockedEvent;
 
 /**
  * The writer side of a shared pipe ({@link SharedYPipe}): writes messages into the mapped ring,
@@ -39,6 +39,8 @@ public final class SharedPipeWriter extends SharedPipeEnd {
     private final WaitPolicy writerPolicy;
     /** The spin phase of a wait for space (see {@link SpinWait}). */
     private final RoomSpin roomSpin = new RoomSpin();
+    /** The wait for space once the ring was found full, in its flight-recorder event. */
+    private final Blocked blockedWait = new Blocked();
 
     /** Writer: first byte not yet flushed; end of the last complete record; end of the last. */
     private long w;
@@ -470,18 +472,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
                 return room;
             }
             counters.writerWaited();
-            WriterBlockedEvent blocked = WriterBlockedEvent.begin("SharedPipeWriter", eventName, length);
-            String outcome = Outcome.CLOSE;
-            try {
-                boolean got = waitForRoom(length, timeoutNanos, deadline);
-                outcome = got ? Outcome.SIGNAL : Outcome.TIMEOUT;
-                return got;
-            } catch (InterruptedException e) {
-                outcome = Outcome.INTERRUPT;
-                throw e;
-            } finally {
-                WriterBlockedEvent.end(blocked, outcome);
-            }
+            return blockedWait.blocked(eventName, length, timeoutNanos > 0, deadline);
         } catch (InternalError | Futex.FaultException e) {
             throw fault(e);
         } finally {
@@ -489,8 +480,20 @@ public final class SharedPipeWriter extends SharedPipeEnd {
         }
     }
 
+    /** {@link #waitForRoom} in the byte pipes' {@link RoomWait} (its flight-recorder event). */
+    private final class Blocked extends RoomWait<IOException> {
+        Blocked() {
+            super("SharedPipeWriter");
+        }
+
+        @Override
+        protected boolean waitForRoom(int length, boolean timed, long deadline) throws InterruptedException, IOException {
+            return SharedPipeWriter.this.waitForRoom(length, timed, deadline);
+        }
+    }
+
     /** {@link #awaitRoom} inside the side, once the ring was found full: spin, then sleep. */
-    private boolean waitForRoom(int length, long timeoutNanos, long deadline)
+    private boolean waitForRoom(int length, boolean timed, long deadline)
             throws InterruptedException, IOException {
         roomSpin.length = length;
         if (roomSpin.spin(writerPolicy)) {
@@ -518,7 +521,7 @@ public final class SharedPipeWriter extends SharedPipeEnd {
                     throw new PeerGoneException(file.peerName() + " closed " + path + ": no space will come");
                 }
                 long slice = peerCheckNanos;
-                if (timeoutNanos > 0) {
+                if (timed) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         sleep.disarm();
