@@ -48,7 +48,7 @@ public final class PipeLifecycle {
      * @param file the pipe file
      * @return the messages received
      * @throws IOException if no file appears in 30 s, or the producer died
-     *     ({@link org.ysuite.PeerGoneException}: the file stays for a restarted producer)
+     *     ({@link org.ysuite.shared.PeerGoneException}: the file stays for a restarted producer)
      * @throws InterruptedException if interrupted while waiting for a message
      */
     public static List<String> consume(Path file) throws IOException, InterruptedException {
