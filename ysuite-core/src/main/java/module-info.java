@@ -2,8 +2,11 @@
  * ysuite: y-suite for the JVM, a lock-free single-writer/single-reader pipe with passive
  * synchronisation, and the signalers that wake a sleeping reader.
  *
- * <p>Only {@code org.ysuite} is exported; {@code org.ysuite.internal} (the jnr-ffi binding to the C
- * library and the helpers the signalers share) stays inside the module.
+ * <p>Two packages are exported: {@code org.ysuite}, the in-process pipes, mailbox and signalers,
+ * and {@code org.ysuite.shared}, their cross-process counterparts over a shared file (the shared
+ * pipe and the shared signaler). {@code org.ysuite.internal} stays inside the module: the
+ * machinery both use (the record ring, its descriptor, direct memory, the spin and park waits, the
+ * shared pipe file's layout and counters) and the jnr-ffi binding to the C library.
  *
  * <p>On the module path the consumer needs nothing beyond {@code requires org.ysuite;} and, on
  * JDK 24 and later, {@code --enable-native-access=org.jnrproject.jffi} to silence the JDK's
@@ -25,6 +28,7 @@ module org.ysuite {
     requires jdk.jfr; // the Flight Recorder events (org.ysuite.internal.event), disabled by default
 
     exports org.ysuite;
+    exports org.ysuite.shared;
 
     // Not exported: no consumer compiles against the internals. Opened, because jnr-ffi implements
     // the C binding (org.ysuite.internal.LibC) with a class it generates into a new class loader's

@@ -3,15 +3,21 @@
 // rely on these final fields; split out, each would need them widened to the package.
 package org.ysuite;
 
-import static org.ysuite.RecordDescriptor.PADDING;
+import static org.ysuite.internal.RecordDescriptor.PADDING;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
+import org.ysuite.internal.AnchoredCounts;
+import org.ysuite.internal.DirectMemory;
+import org.ysuite.internal.RecordDescriptor;
+import org.ysuite.internal.RecordRing;
+import org.ysuite.internal.RoomWait;
 import org.ysuite.internal.SideGuard;
+import org.ysuite.internal.SpinWait;
+import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
-import org.ysuite.internal.event.WriterBlockedEvent;
 
 /**
  * {@link OffHeapYPipe}'s machinery under its public methods: the ring's memory, the protocol's
@@ -38,7 +44,9 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     /** How a writer waiting for space waits (its own state: see {@link WaitPolicy#newState()}). */
     final WaitPolicy writerPolicy;
     /** The spin phase of a wait for space (see {@link SpinWait}). */
-    private final RoomWait roomWait = new RoomWait();
+    private final RoomSpin roomWait = new RoomSpin();
+    /** The wait for space once the ring was found full, in its flight-recorder event. */
+    private final Blocked blockedWait = new Blocked();
     /** The user's name for the pipe in events, or null (see {@link OffHeapYPipe#named}). */
     volatile String name;
 
@@ -46,14 +54,14 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      * One look of the spin phase: does a record of {@code length} fit now, or is the deadline
      * past? (A timed wait must not outlast its deadline however long the policy spins.)
      */
-    private final class RoomWait extends SpinWait {
+    private final class RoomSpin extends SpinWait {
         /** The awaited message's length, and the wait's deadline; writer thread only. */
         int length;
         boolean timed;
         long deadline;
 
         @Override
-        boolean ready() {
+        protected boolean ready() {
             return hasRoom(length) // heap fields only: needs no guard
                     || timed && deadline - System.nanoTime() <= 0;
         }
@@ -396,23 +404,24 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
             return false; // checked once; never raise WAITING for a wait we will not do
         }
         writerWaits++;
-        WriterBlockedEvent blocked = WriterBlockedEvent.begin("OffHeapYPipe writer", name, length);
-        String outcome = Outcome.CLOSE; // an exception other than the interrupt: closed
-        try {
-            boolean room = waitForRoom(length, timed, deadline);
-            outcome = room ? Outcome.SIGNAL : Outcome.TIMEOUT;
-            return room;
-        } catch (InterruptedException e) {
-            outcome = Outcome.INTERRUPT;
-            throw e;
-        } finally {
-            WriterBlockedEvent.end(blocked, outcome);
+        return blockedWait.blocked(name, length, timed, deadline);
+    }
+
+    /** {@link #waitForRoom} in the byte pipes' {@link RoomWait} (its flight-recorder event). */
+    private final class Blocked extends RoomWait<RuntimeException> {
+        Blocked() {
+            super("OffHeapYPipe writer");
+        }
+
+        @Override
+        protected boolean waitForRoom(int length, boolean timed, long deadline) throws InterruptedException {
+            return OffHeapRing.this.waitForRoom(length, timed, deadline);
         }
     }
 
     /** {@link #awaitRoom} once the ring was found full: the policy's spin, then park. */
     private boolean waitForRoom(int length, boolean timed, long deadline) throws InterruptedException {
-        RoomWait spin = roomWait;
+        RoomSpin spin = roomWait;
         spin.length = length;
         spin.timed = timed;
         spin.deadline = deadline;
@@ -509,14 +518,6 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
     // ------------------------------------------------------------------------------------------
 
     /**
-     * A snapshot's attempts at a walk between two equal anchor sequences: the first
-     * {@link #SNAPSHOT_YIELDS} yield between them, the rest park 1 us, 2 us, ... up to 1 ms
-     * (about 7 ms in all), for a writer preempted in the middle of moving its anchor.
-     */
-    private static final int SNAPSHOT_ATTEMPTS = 32;
-    private static final int SNAPSHOT_YIELDS = 16;
-
-    /**
      * Any thread: the counters (see {@link OffHeapYPipe#stats()}). Flushed and depth are derived
      * from positions the protocol keeps anyway, not counted per flush or per read:
      * flushed = the anchor's count + the complete messages in [anchorAt, c), depth = the complete
@@ -540,8 +541,9 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
      * walk ends at {@code max(head, at)}. Once closed, c is CLOSED and closedAt (written before
      * the release CAS that installed CLOSED) holds what c was. A walk that cannot land on
      * {@code at}, {@code head} and its end, or sees the sequence change, is tried again (for up
-     * to about 7 ms); then the anchor's count is reported, with depth 0 (the writer stopped in
-     * the middle of moving its anchor through every attempt).
+     * to about 7 ms, {@link AnchoredCounts}, the one counted walk of both byte pipes); then the
+     * anchor's count is reported, with depth 0 (the writer stopped in the middle of moving its
+     * anchor through every attempt).
      */
     final PipeStats snapshot() {
         if (!enterRing()) { // both sides closed: the memory is gone or going; the close's counts
@@ -566,28 +568,49 @@ abstract class OffHeapRing extends OffHeapYPipeFields {
 
     /** Inside {@link #enterRing}: the counters, walked between two equal anchor sequences. */
     private PipeStats countedStats() {
-        long count = 0;
-        for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
-            long seq = getAcquireAnchorSeq();
-            count = getOpaqueAnchorCount();
-            long at = getOpaqueAnchorAt();
-            long head = headOf(getAcquireReaderWord());
+        Counts counts = new Counts();
+        counts.count(records);
+        return stats(counts.flushed(), counts.depth());
+    }
+
+    /**
+     * The anchor and the positions as this pipe keeps them (in its fields), for the one counted
+     * walk, {@link AnchoredCounts}: c is ASLEEP while the reader sleeps (the walk then ends at
+     * {@code max(head, at)}), and once closed, c is CLOSED and closedAt holds what it was.
+     */
+    private final class Counts extends AnchoredCounts {
+        @Override
+        protected long acquireSeq() {
+            return getAcquireAnchorSeq();
+        }
+
+        @Override
+        protected long opaqueSeq() {
+            return getOpaqueAnchorSeq();
+        }
+
+        @Override
+        protected long anchorCount() {
+            return getOpaqueAnchorCount();
+        }
+
+        @Override
+        protected long anchorAt() {
+            return getOpaqueAnchorAt();
+        }
+
+        @Override
+        protected long acquireHead() {
+            return headOf(getAcquireReaderWord());
+        }
+
+        @Override
+        protected long acquireEnd(long head, long at) {
             long c = getAcquireC();
             if (c == CLOSED) {
                 c = closedAt; // written before the release CAS that installed CLOSED
             }
-            long end = c == ASLEEP ? Math.max(head, at) : c;
-            long walked = records.lastPartsAround(at, head, end);
-            VarHandle.loadLoadFence();
-            if (walked >= 0 && (seq & 1) == 0 && getOpaqueAnchorSeq() == seq) {
-                return stats(count + (walked >>> 32), walked & 0xFFFF_FFFFL);
-            }
-            if (attempt < SNAPSHOT_YIELDS) { // the writer is moving its anchor
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(1_000L << Math.min(attempt - SNAPSHOT_YIELDS, 10));
-            }
+            return c == ASLEEP ? Math.max(head, at) : c;
         }
-        return stats(count, 0); // no walk between two equal sequences: the anchor alone
     }
 }

@@ -7,7 +7,10 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.ysuite.internal.RecordDescriptor;
+import org.ysuite.internal.RecordRing;
 import org.ysuite.internal.SideGuard;
+import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.WakeupEvent;
 
 /**

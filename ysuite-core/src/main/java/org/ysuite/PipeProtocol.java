@@ -2,6 +2,7 @@ package org.ysuite;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.ysuite.internal.SpinWait;
 
 /** Padding before the writer's positions. */
 abstract class PipePad0 {
@@ -348,7 +349,7 @@ final class PipeReaderSpin extends SpinWait {
     }
 
     @Override
-    boolean ready() {
+    protected boolean ready() {
         long c = pipe.getAcquireC(); // acquire: pairs with the release of c in flushPositions
         seen = c;
         return c != pipe.front;

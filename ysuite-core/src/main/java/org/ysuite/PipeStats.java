@@ -23,7 +23,17 @@ public final class PipeStats {
     private final long writerWaits;
     private final long depth;
 
-    PipeStats(long messagesFlushed, long wakeups, long sleeps, long sleepNanos, long writerWaits, long depth) {
+    /**
+     * Makes a snapshot of the given values (the pipes make theirs; a test or an adapter may too).
+     *
+     * @param messagesFlushed complete messages made visible to the reader
+     * @param wakeups wake-ups sent
+     * @param sleeps times the reader slept
+     * @param sleepNanos nanoseconds the reader slept
+     * @param writerWaits times the writer waited for space
+     * @param depth messages flushed but not yet read (a negative value is taken as 0)
+     */
+    public PipeStats(long messagesFlushed, long wakeups, long sleeps, long sleepNanos, long writerWaits, long depth) {
         this.messagesFlushed = messagesFlushed;
         this.wakeups = wakeups;
         this.sleeps = sleeps;
@@ -33,7 +43,10 @@ public final class PipeStats {
     }
 
     /**
-     * Returns how many messages the writer (or writers) made visible to the reader.
+     * Returns how many complete messages the writer (or writers) made visible to the reader.
+     * Every pipe counts the same unit: a message written in parts ({@code OffHeapYPipe}'s and
+     * the shared pipe's {@code write(..., incomplete)}) counts once, when its last part is
+     * flushed; incomplete parts are never counted.
      *
      * @return messages flushed so far
      */

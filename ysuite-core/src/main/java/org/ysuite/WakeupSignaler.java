@@ -1,15 +1,17 @@
 package org.ysuite;
 
 import java.io.Closeable;
-import java.lang.ref.Reference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import org.ysuite.internal.FdGuard;
 import org.ysuite.internal.SignalBits;
+import org.ysuite.internal.SpinWait;
+import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 import org.ysuite.internal.event.WakeupEvent;
@@ -108,7 +110,7 @@ abstract class WakeupSignaler implements PollableSignaler, Closeable {
     /** One look of the spin phase: is any id fired? (Only the owner takes, so they stay.) */
     private final class AnyFired extends SpinWait {
         @Override
-        boolean ready() {
+        protected boolean ready() {
             return bits.any();
         }
     }

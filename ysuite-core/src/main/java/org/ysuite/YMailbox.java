@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.ysuite.internal.SpinWait;
 
 /**
  * Many writer threads to one reader thread: one {@link YPipe} per writer, every pipe wired to one
@@ -377,7 +378,7 @@ public final class YMailbox<T> {
         int found;
 
         @Override
-        boolean ready() {
+        protected boolean ready() {
             found = rounds.drain(writers, handler, false);
             return found > 0;
         }

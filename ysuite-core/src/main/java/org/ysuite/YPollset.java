@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
+import org.ysuite.internal.SpinWait;
+import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 import org.ysuite.internal.event.WakeupEvent;
@@ -125,7 +127,7 @@ public final class YPollset implements PollableSignaler {
         int bits;
 
         @Override
-        boolean ready() {
+        protected boolean ready() {
             return (bits = take()) != 0;
         }
     }

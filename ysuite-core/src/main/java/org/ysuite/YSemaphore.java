@@ -6,6 +6,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
+import org.ysuite.internal.SpinWait;
+import org.ysuite.internal.Waits;
 import org.ysuite.internal.event.Outcome;
 import org.ysuite.internal.event.ParkEvent;
 import org.ysuite.internal.event.WakeupEvent;
@@ -109,7 +111,7 @@ public final class YSemaphore implements PollableSignaler {
     /** One look of the spin phase: takes a fired signal. */
     private final class Taker extends SpinWait {
         @Override
-        boolean ready() {
+        protected boolean ready() {
             return tryTake();
         }
     }

@@ -52,7 +52,7 @@ class FieldLayoutTest {
                 "shared c: c closedAt",
                 "reader word: readerWord consumed waitingWriter ringUsers readerSleep sleepingReader finalFlushed finalDepth sleeps"
                         + " sleepNanos",
-                "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait name");
+                "final: capacity maxMessageLength memory records ring consumedStep writerPolicy roomWait blockedWait name");
     }
 
     /**

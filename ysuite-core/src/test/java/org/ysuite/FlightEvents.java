@@ -10,17 +10,17 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /** A real Flight Recorder recording of ysuite's events, for the tests that read them back. */
-final class FlightEvents implements AutoCloseable {
+public final class FlightEvents implements AutoCloseable {
 
     /** Every ysuite event type. */
-    static final String[] TYPES = {"org.ysuite.Park", "org.ysuite.Wakeup", "org.ysuite.WriterBlocked",
+    public static final String[] TYPES = {"org.ysuite.Park", "org.ysuite.Wakeup", "org.ysuite.WriterBlocked",
         "org.ysuite.PeerGone"};
 
     private final Recording recording = new Recording();
     private List<RecordedEvent> events;
 
     /** Starts a recording with ysuite's events enabled (or, with {@code enable} false, as configured by default). */
-    FlightEvents(boolean enable) {
+    public FlightEvents(boolean enable) {
         if (enable) {
             for (String t : TYPES) {
                 recording.enable(t).withThreshold(java.time.Duration.ZERO);
@@ -30,7 +30,7 @@ final class FlightEvents implements AutoCloseable {
     }
 
     /** Stops the recording and returns ysuite's events in it, in commit order. */
-    List<RecordedEvent> stop() throws IOException {
+    public List<RecordedEvent> stop() throws IOException {
         recording.stop();
         Path file = Files.createTempFile("ysuite-events", ".jfr");
         try {
@@ -45,7 +45,7 @@ final class FlightEvents implements AutoCloseable {
     }
 
     /** The events of one type, as {@code field=value} strings of the given fields, for assertions. */
-    static List<String> of(List<RecordedEvent> events, String type, String... fields) {
+    public static List<String> of(List<RecordedEvent> events, String type, String... fields) {
         return events.stream().filter(e -> e.getEventType().getName().equals(type))
                 .map(e -> {
                     StringBuilder b = new StringBuilder();

@@ -1,12 +1,13 @@
 package org.ysuite;
 
 import java.nio.ByteBuffer;
+import org.ysuite.internal.RecordRingContract;
 
 /** The record ring's contract over {@link OffHeapYPipe}'s direct memory. */
 class OffHeapYPipeRingTest extends RecordRingContract {
 
     @Override
-    Ends open(int capacityBytes) {
+    protected Ends open(int capacityBytes) {
         OffHeapYPipe pipe = new OffHeapYPipe(capacityBytes);
         return new Ends() {
             @Override

@@ -4,18 +4,19 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.ysuite.internal.Waits;
 
 /** Thread helpers for the signaler tests: daemon threads, failure capture, no Thread.sleep. */
-final class TestThreads {
+public final class TestThreads {
 
     /** A body that may throw anything. */
-    interface Body {
+    public interface Body {
         void run() throws Throwable;
     }
 
     /** A started daemon thread that records the first throwable of its body. */
-    static final class Runner {
-        final Thread thread;
+    public static final class Runner {
+        public final Thread thread;
         final AtomicReference<Throwable> failure = new AtomicReference<>();
 
         Runner(String name, Body body) {
@@ -31,7 +32,7 @@ final class TestThreads {
         }
 
         /** Joins (bounded) and rethrows the body's failure, if any. */
-        void join() throws Throwable {
+        public void join() throws Throwable {
             thread.join(TimeUnit.SECONDS.toMillis(120)); // a failure bound, far above a loaded machine's need
             if (thread.isAlive()) {
                 fail(thread.getName() + " did not finish");
@@ -46,12 +47,12 @@ final class TestThreads {
     private TestThreads() {
     }
 
-    static Runner start(String name, Body body) {
+    public static Runner start(String name, Body body) {
         return new Runner(name, body);
     }
 
     /** Waits (bounded, without sleeping) until {@code t} is parked (WAITING / TIMED_WAITING). */
-    static void awaitParked(Thread t) {
+    public static void awaitParked(Thread t) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); // a failure bound only
         for (;;) {
             Thread.State s = t.getState();

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.ysuite.internal.Waits;
+import org.ysuite.shared.SharedPipeChild;
 
 /**
  * One reader thread and one writer thread per {@link YPipe} (and per {@link YMailbox.Writer}):

@@ -59,7 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * carriers, the start latch's wake-up chain stopped at a virtual thread that could not be
  * scheduled, the feeders never started, and this test failed at its join timeout instead.)
  */
-class VirtualThreadsTest {
+public class VirtualThreadsTest {
 
     static final int LANES = 10_000;
     static final int FD_LANES = 1_000;
@@ -101,12 +101,12 @@ class VirtualThreadsTest {
         UNSTARTED = unstarted;
     }
 
-    static void assumeVirtualThreads() {
+    public static void assumeVirtualThreads() {
         assumeTrue(OF_VIRTUAL != null, () -> "SKIPPED: java " + Runtime.version()
                 + " has no virtual threads (Thread.ofVirtual() needs JDK 21+)");
     }
 
-    static Thread newVirtualThread(String name, Runnable body) {
+    public static Thread newVirtualThread(String name, Runnable body) {
         Thread t;
         try {
             t = (Thread) UNSTARTED.invoke(OF_VIRTUAL.invoke(), body);

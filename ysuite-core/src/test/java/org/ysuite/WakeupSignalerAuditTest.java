@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.ysuite.internal.Waits;
 
 /**
  * Issue 8, defects 1 and 2 of {@link WakeupSignaler}: the PARKED ABA that lost a wake-up, and a

@@ -3,8 +3,8 @@ package org.ysuite.agrona;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.IdleStrategy;
-import org.ysuite.SharedSignalSender;
-import org.ysuite.SharedSignaler;
+import org.ysuite.shared.SharedSignalSender;
+import org.ysuite.shared.SharedSignaler;
 
 /**
  * An Agrona {@link IdleStrategy} that lets a duty-cycle loop (an Aeron {@code Subscription.poll}

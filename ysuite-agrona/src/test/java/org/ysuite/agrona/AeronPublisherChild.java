@@ -11,8 +11,8 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ysuite.SharedSignalSender;
-import org.ysuite.SharedSignaler;
+import org.ysuite.shared.SharedSignalSender;
+import org.ysuite.shared.SharedSignaler;
 
 /**
  * The publishing JVM of {@link AeronSubscriberSleepTest}: {@code <aeronDir> <doorbell>} connects

@@ -6,7 +6,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import java.util.function.BooleanSupplier;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
-import org.ysuite.SharedSignalSender;
+import org.ysuite.shared.SharedSignalSender;
 
 /**
  * The code of docs/aeron.md's "How to make an Aeron subscriber sleep at 0 % CPU", character for

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.ysuite.SharedSignaler;
+import org.ysuite.shared.SharedSignaler;
 
 /**
  * An Aeron IPC subscriber in this JVM, over an embedded media driver, idles on

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.ysuite.SharedSignalSender;
-import org.ysuite.SharedSignaler;
+import org.ysuite.shared.SharedSignalSender;
+import org.ysuite.shared.SharedSignaler;
 
 /**
  * {@link SharedSignalerIdleStrategy}'s steps, with an hour as the longest sleep (so a sleep that

@@ -8,6 +8,9 @@ import org.ysuite.YPipe;
 import org.ysuite.YPollset;
 import org.ysuite.YSemaphore;
 import org.ysuite.YSocketPair;
+import org.ysuite.shared.SharedPipeReader;
+import org.ysuite.shared.SharedPipeWriter;
+import org.ysuite.shared.SharedYPipe;
 
 /**
  * Uses every kind of ysuite type from a named module and prints one line per check, then
@@ -38,6 +41,7 @@ public final class Consumer {
             }
         }
         System.out.println("OffHeapYPipe: " + offHeap());
+        System.out.println("SharedYPipe: " + shared());
         System.out.println("internal hidden: " + internalHidden());
         System.out.println("consumer: ok");
     }
@@ -101,14 +105,47 @@ public final class Consumer {
     }
 
     /**
-     * The descriptor the JVM resolved exports {@code org.ysuite} only. (The internal package is
+     * Writes and reads back {@link #MESSAGES} byte messages through a {@link SharedYPipe} (the
+     * exported package {@code org.ysuite.shared}), both sides in this process, over a file in a
+     * fresh directory that is removed afterwards.
+     */
+    private static int shared() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("ysuite-consumer");
+        java.nio.file.Path file = dir.resolve("pipe");
+        int read = 0;
+        byte[] dst = new byte[64];
+        try (SharedPipeWriter out = SharedYPipe.createWriter(file, 4096);
+                SharedPipeReader in = SharedYPipe.openReader(file)) {
+            for (int i = 0; i < MESSAGES; i++) {
+                byte[] msg = ("s" + i).getBytes(StandardCharsets.US_ASCII);
+                if (!out.write(msg)) {
+                    throw new AssertionError("shared pipe full at " + i);
+                }
+                out.flush(); // the reader, in this thread, is awake: no wake-up to send
+                int n = in.read(dst);
+                String got = n < 0 ? "nothing" : new String(dst, 0, n, StandardCharsets.US_ASCII);
+                if (!got.equals("s" + i)) {
+                    throw new AssertionError("expected s" + i + ", read " + got);
+                }
+                read++;
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+            java.nio.file.Files.delete(dir);
+        }
+        return read;
+    }
+
+    /**
+     * The descriptor the JVM resolved exports {@code org.ysuite} and {@code org.ysuite.shared}
+     * only. (The internal package is
      * opened, so at run time it is reachable by reflection; compiling against it fails, which
      * {@code ModulePathTest} checks with javac.)
      */
     private static String internalHidden() {
         java.util.Set<String> exports = new java.util.TreeSet<>();
         YPipe.class.getModule().getDescriptor().exports().forEach(e -> exports.add(e.source()));
-        if (!exports.equals(java.util.Set.of("org.ysuite"))) {
+        if (!exports.equals(java.util.Set.of("org.ysuite", "org.ysuite.shared"))) {
             throw new AssertionError("org.ysuite exports " + exports);
         }
         return "org.ysuite.internal not exported";

@@ -55,6 +55,7 @@ class ModulePathTest {
             assertTrue(r[1].contains("YPipe+YSocketPair(" + kind + "): " + Consumer.MESSAGES), report);
         }
         assertTrue(r[1].contains("OffHeapYPipe: " + Consumer.MESSAGES), report);
+        assertTrue(r[1].contains("SharedYPipe: " + Consumer.MESSAGES), report);
         assertTrue(r[1].contains("internal hidden: org.ysuite.internal not exported"), report);
         assertTrue(r[1].endsWith("consumer: ok\n"), report);
         // no warning of any kind: the flag names the right module and nothing else is missing
@@ -89,13 +90,13 @@ class ModulePathTest {
     }
 
     @Test
-    void theJarExportsOnlyOrgYsuite() throws Exception {
+    void theJarExportsTheInProcessAndTheCrossProcessPackagesOnly() throws Exception {
         ModuleDescriptor d = ConsumerModule.descriptorOf("ysuite-core");
         assertEquals("org.ysuite", d.name());
         assertFalse(d.isAutomatic(), "org.ysuite must be an explicit module: " + d);
         assertFalse(d.isOpen(), "org.ysuite must not be open: " + d);
         Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
-        assertEquals(Set.of("org.ysuite"), exported);
+        assertEquals(Set.of("org.ysuite", "org.ysuite.shared"), exported);
         // opened (run-time only) for the class jnr-ffi generates to implement the C binding
         Set<String> opened = d.opens().stream().map(ModuleDescriptor.Opens::source).collect(Collectors.toSet());
         assertEquals(Set.of("org.ysuite.internal"), opened);

@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.ysuite.MessageHandler;
-import org.ysuite.SharedPipeReader;
-import org.ysuite.SharedPipeWriter;
-import org.ysuite.SharedYPipe;
+import org.ysuite.shared.SharedPipeReader;
+import org.ysuite.shared.SharedPipeWriter;
+import org.ysuite.shared.SharedYPipe;
 import org.ysuite.WaitPolicy;
 
 /**

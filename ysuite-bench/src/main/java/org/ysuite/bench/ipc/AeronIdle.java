@@ -30,8 +30,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Timeout;
 import org.openjdk.jmh.annotations.Warmup;
-import org.ysuite.SharedSignalSender;
-import org.ysuite.SharedSignaler;
+import org.ysuite.shared.SharedSignalSender;
+import org.ysuite.shared.SharedSignaler;
 import org.ysuite.bench.support.Msg;
 
 /**

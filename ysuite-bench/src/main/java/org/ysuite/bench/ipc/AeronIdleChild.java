@@ -11,7 +11,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
-import org.ysuite.SharedSignaler;
+import org.ysuite.shared.SharedSignaler;
 import org.ysuite.agrona.SharedSignalerIdleStrategy;
 
 /**

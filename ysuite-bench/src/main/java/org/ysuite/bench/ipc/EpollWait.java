@@ -10,7 +10,7 @@ import jnr.ffi.Runtime;
 
 /**
  * One descriptor in an epoll set of its own, waited on with {@code epoll_wait}: how a pollable
- * {@link org.ysuite.SharedPipeReader} waits in {@link YsuiteLink}'s {@code ysuite-epoll} spec,
+ * {@link org.ysuite.shared.SharedPipeReader} waits in {@link YsuiteLink}'s {@code ysuite-epoll} spec,
  * as an event loop would (a Netty epoll loop makes the same calls).
  */
 final class EpollWait implements Closeable {

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 /**
  * The transports of the {@code ipc} benchmarks, named by a spec string that the benchmark's
  * state and the {@link IpcChild} command line share: {@code ysuite:<spins>} (a pair of
- * {@link org.ysuite.SharedYPipe}s, see {@link YsuiteLink}; {@code ysuite-epoll:<spins>} the same with
+ * {@link org.ysuite.shared.SharedYPipe}s, see {@link YsuiteLink}; {@code ysuite-epoll:<spins>} the same with
  * the readers waiting in {@code epoll_wait}), {@code unix} (a blocking AF_UNIX
  * {@code SocketChannel}, length-prefixed frames), {@code aeron:busyspin},
  * {@code aeron:backoff} or {@code aeron:sleep1ms} (Aeron IPC with that idle strategy, the

@@ -14,7 +14,7 @@ public final class Peers {
     private Peers() {
     }
 
-    /** ysuite: a {@link org.ysuite.SharedYPipe} each way ({@link YsuiteLink}). */
+    /** ysuite: a {@link org.ysuite.shared.SharedYPipe} each way ({@link YsuiteLink}). */
     @State(Scope.Benchmark)
     public static class Ysuite extends Session {
         /** Every side's waiting policy as spins before parking: 0 is pure park, 200 the default. */

@@ -3,9 +3,9 @@ package org.ysuite.bench.ipc;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
-import org.ysuite.SharedPipeReader;
-import org.ysuite.SharedPipeWriter;
-import org.ysuite.SharedYPipe;
+import org.ysuite.shared.SharedPipeReader;
+import org.ysuite.shared.SharedPipeWriter;
+import org.ysuite.shared.SharedYPipe;
 import org.ysuite.WaitPolicy;
 
 /**

@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
-import org.ysuite.PeerGoneException;
-import org.ysuite.PipeSideTakenException;
-import org.ysuite.SharedPipeReader;
-import org.ysuite.SharedYPipe;
+import org.ysuite.shared.PeerGoneException;
+import org.ysuite.shared.PipeSideTakenException;
+import org.ysuite.shared.SharedPipeReader;
+import org.ysuite.shared.SharedYPipe;
 
 /**
  * The consumer service: opens the reader side of the {@link Producer}'s pipe (waiting up to

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.ysuite.PipeSideTakenException;
-import org.ysuite.SharedPipeReader;
-import org.ysuite.SharedPipeWriter;
-import org.ysuite.SharedYPipe;
+import org.ysuite.shared.PipeSideTakenException;
+import org.ysuite.shared.SharedPipeReader;
+import org.ysuite.shared.SharedPipeWriter;
+import org.ysuite.shared.SharedYPipe;
 
 /** A pipe file's whole life: a consumer that may start first, a producer that may run again. */
 public final class PipeLifecycle {
@@ -48,7 +48,7 @@ public final class PipeLifecycle {
      * @param file the pipe file
      * @return the messages received
      * @throws IOException if no file appears in 30 s, or the producer died
-     *     ({@link org.ysuite.PeerGoneException}: the file stays for a restarted producer)
+     *     ({@link org.ysuite.shared.PeerGoneException}: the file stays for a restarted producer)
      * @throws InterruptedException if interrupted while waiting for a message
      */
     public static List<String> consume(Path file) throws IOException, InterruptedException {

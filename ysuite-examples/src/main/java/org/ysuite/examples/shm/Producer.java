@@ -4,8 +4,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.zip.CRC32;
-import org.ysuite.SharedPipeWriter;
-import org.ysuite.SharedYPipe;
+import org.ysuite.shared.SharedPipeWriter;
+import org.ysuite.shared.SharedYPipe;
 
 /**
  * The producer service: creates a {@link SharedYPipe} over a new file (permissions 0600), sends
