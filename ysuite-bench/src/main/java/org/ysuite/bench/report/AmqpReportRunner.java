@@ -72,21 +72,10 @@ final class AmqpReportRunner {
         }
     }
 
-    static int run(String[] args) throws IOException {
-        Mode mode = Mode.QUICK;
-        Path out = null; // default: a new folder under results-amqp (RunFolder)
-        for (int i = 0; i < args.length; i++) {
-            ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
-            if (flag != null) {
-                mode = flag == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(flag.name());
-            } else if ("--out".equals(args[i]) && i + 1 < args.length) {
-                out = Paths.get(args[++i]);
-            } else {
-                System.err.println("unknown argument " + args[i]);
-                System.err.println("usage: report amqp [--smoke|--quick|--full] [--out DIR]");
-                return 2;
-            }
-        }
+    static int run(ReportArgs args) throws IOException {
+        ReportRunner.Mode plan = args.plan(ReportRunner.Mode.QUICK);
+        Mode mode = plan == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(plan.name());
+        Path out = args.path(ReportArgs.Option.OUT, null); // default: a new folder under results-amqp (RunFolder)
         boolean ownFolder = out == null;
         Path base = Paths.get("results-amqp");
         out = ownFolder ? RunFolder.create(base, java.time.LocalDateTime.now()) : out;

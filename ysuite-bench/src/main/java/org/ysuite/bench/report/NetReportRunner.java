@@ -107,42 +107,19 @@ final class NetReportRunner {
         return s.toArray(new String[0]);
     }
 
-    static int run(String[] args) throws IOException {
-        Mode mode = Mode.QUICK;
-        Path out = null; // default: a new folder under results-net (RunFolder)
-        int streams = 3;
-        Boolean vethFlag = null;
+    static int run(ReportArgs args) throws IOException {
+        // the same plans, with network run lengths; the seed headline has no network part: quick
+        ReportRunner.Mode plan = args.plan(ReportRunner.Mode.QUICK);
+        Mode mode = plan == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(plan.name());
+        Path out = args.path(ReportArgs.Option.OUT, null); // default: a new folder under results-net (RunFolder)
+        int streams;
         try {
-            for (int i = 0; i < args.length; i++) {
-                ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
-                if (flag != null) {
-                    // the same modes, with network run lengths; the seed headline has no network part: quick
-                    mode = flag == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(flag.name());
-                    continue;
-                }
-                switch (args[i]) {
-                    case "--out":
-                        out = Paths.get(args[++i]);
-                        break;
-                    case "--streams":
-                        streams = Integer.parseInt(args[++i]);
-                        break;
-                    case "--no-veth":
-                        vethFlag = false;
-                        break;
-                    case "--veth":
-                        vethFlag = true;
-                        break;
-                    default:
-                        return usage("unknown argument " + args[i]);
-                }
-            }
-        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-            return usage("bad arguments: " + e.getMessage());
+            streams = args.intValue(ReportArgs.Option.STREAMS, 3, 1, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            return ReportArgs.usage(args.section, e.getMessage());
         }
-        if (streams < 1) {
-            return usage("--streams must be >= 1, not " + streams);
-        }
+        Boolean vethFlag = args.has(ReportArgs.Option.NO_VETH) ? Boolean.FALSE
+                : args.has(ReportArgs.Option.VETH) ? Boolean.TRUE : null;
         // the veth pair doubles seed 003's runs: by default only in --full (the default plan stays a few minutes)
         boolean veth = mode != Mode.SMOKE && (vethFlag != null ? vethFlag : mode == Mode.FULL);
         boolean ownFolder = out == null;
@@ -222,12 +199,6 @@ final class NetReportRunner {
             System.out.println(base.resolve(RunFolder.LATEST) + " points to this run; earlier runs are kept beside it");
         }
         return 0;
-    }
-
-    private static int usage(String problem) {
-        System.err.println(problem);
-        System.err.println("usage: report net [--smoke|--quick|--full] [--out DIR] [--streams N] [--veth|--no-veth]");
-        return 2;
     }
 
     static List<Options> plan(Mode mode, int streams, boolean veth) {

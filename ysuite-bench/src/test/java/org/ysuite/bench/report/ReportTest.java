@@ -381,8 +381,8 @@ class ReportTest {
         assertTrue(seed.get(0).getWarmupIterations().get() * seed.get(0).getWarmupTime().get().convertTo(
                 TimeUnit.MILLISECONDS) >= 2000, "warm-up");
         assertTrue(seed.get(0).getMeasurementIterations().get() >= 8, "enough iterations for an honest error");
-        assertEquals(ReportRunner.Mode.SEED, ReportRunner.Mode.ofFlag("--seed"));
-        assertEquals(ReportRunner.Mode.QUICK, ReportRunner.Mode.ofFlag("--all"));
+        assertEquals(ReportRunner.Mode.SEED, ReportArgs.parse(new String[] {"--seed"}).plan(null));
+        assertEquals(ReportRunner.Mode.QUICK, ReportArgs.parse(new String[] {"--all"}).plan(null));
         Progress p = new Progress(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), System.out);
         seed.forEach(p::plan);
         assertTrue(p.total() <= 32, "the seed plan must stay short: " + p.total() + " benchmarks");
