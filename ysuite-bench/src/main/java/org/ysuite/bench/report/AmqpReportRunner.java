@@ -12,14 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code java -jar ysuite-bench.jar report amqp [--smoke|--quick|--full] [--out DIR]}: seed 003's
@@ -95,9 +91,7 @@ final class AmqpReportRunner {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         String machine = "## ysuite AMQP report (" + mode.name().toLowerCase(Locale.ROOT) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
-                + "- cpu: " + ReportRunner.cpuModel() + "\n"
-                + "- cores: " + Runtime.getRuntime().availableProcessors() + "\n"
-                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
+                + ReportRunner.machineLines(Runtime.getRuntime().availableProcessors())
                 + "- brokers: " + String.join(", ", brokers) + " (embedded: Apache Qpid Broker-J, memory store, in a JVM"
                 + " of its own started per run; rabbitmq: " + (brokers.contains("rabbitmq") ? rabbit
                         : "not run, YSUITE_RABBITMQ_URI unset") + ")\n"
@@ -132,18 +126,8 @@ final class AmqpReportRunner {
     }
 
     private static ChainedOptionsBuilder options(Mode mode, int threads, String include) {
-        return new OptionsBuilder()
-                .include(include)
-                .forks(1)
-                .warmupIterations(mode.warmups)
-                .warmupTime(TimeValue.milliseconds(mode.warmupMs))
-                .measurementIterations(mode.iterations)
-                .measurementTime(TimeValue.milliseconds(mode.iterationMs))
-                .threads(threads)
-                .timeout(TimeValue.seconds(120))
-                .shouldFailOnError(true)
-                .addProfiler(GCProfiler.class)
-                .verbosity(VerboseMode.NORMAL);
+        return ReportRunner.jmh(1, mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, threads, 120)
+                .include(include);
     }
 
     /** The tables: throughput per way with ysuite's ratio to the best other way; confirm latency. */

@@ -12,13 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 import org.ysuite.bench.net.ClientServer;
 import org.ysuite.bench.net.Netns;
 import org.ysuite.bench.net.Peer;
@@ -165,10 +162,7 @@ final class NetReportRunner {
         int cores = Runtime.getRuntime().availableProcessors();
         String machine = "## ysuite network report (" + mode.name().toLowerCase(java.util.Locale.ROOT) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
-                + "- cpu: " + ReportRunner.cpuModel() + "\n"
-                + "- cores: " + cores + "\n"
-                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
-                + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + "\n"
+                + ReportRunner.machineLines(cores)
                 + "- jmh: forks " + mode.forks + ", warmup " + mode.warmups + " x " + mode.warmupMs + " ms, measurement "
                 + mode.iterations + " x " + mode.iterationMs + " ms (latency: at least 5 x 1 s and 3 x 1 s), -prof gc; every server in its own JVM\n"
                 + "- 16 B round trip: " + mode.roundTrip[0] + " interleaved rounds of " + mode.roundTrip[1]
@@ -232,18 +226,8 @@ final class NetReportRunner {
     }
 
     private static ChainedOptionsBuilder options(Mode mode, int threads, String include) {
-        return new OptionsBuilder()
-                .include(include)
-                .forks(mode.forks)
-                .warmupIterations(mode.warmups)
-                .warmupTime(TimeValue.milliseconds(Math.max(1, mode.warmupMs)))
-                .measurementIterations(mode.iterations)
-                .measurementTime(TimeValue.milliseconds(mode.iterationMs))
-                .threads(threads)
-                .timeout(TimeValue.seconds(60))
-                .shouldFailOnError(true)
-                .addProfiler(GCProfiler.class)
-                .verbosity(VerboseMode.NORMAL);
+        return ReportRunner.jmh(mode.forks, mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, threads, 60)
+                .include(include);
     }
 
     /** The 16 B round trip of every request/response peer, as results of {@code net.RoundTrip.request}. */

@@ -280,18 +280,27 @@ public final class ReportRunner {
         return runs;
     }
 
-    private static Options options(Mode mode, int forks, int threads, String... includes) {
-        ChainedOptionsBuilder b = new OptionsBuilder()
+    /**
+     * The JMH options every section's runs share: the run lengths, forks and threads given, a
+     * timeout, failing on a benchmark's error, {@code -prof gc}.
+     */
+    static ChainedOptionsBuilder jmh(int forks, int warmups, int warmupMs, int iterations, int iterationMs, int threads,
+                                     int timeoutS) {
+        return new OptionsBuilder()
                 .forks(forks)
-                .warmupIterations(mode.warmups)
-                .warmupTime(TimeValue.milliseconds(Math.max(1, mode.warmupMs)))
-                .measurementIterations(mode.iterations)
-                .measurementTime(TimeValue.milliseconds(mode.iterationMs))
+                .warmupIterations(warmups)
+                .warmupTime(TimeValue.milliseconds(Math.max(1, warmupMs)))
+                .measurementIterations(iterations)
+                .measurementTime(TimeValue.milliseconds(iterationMs))
                 .threads(threads)
-                .timeout(TimeValue.seconds(60))
+                .timeout(TimeValue.seconds(timeoutS))
                 .shouldFailOnError(true)
                 .addProfiler(GCProfiler.class)
                 .verbosity(VerboseMode.NORMAL);
+    }
+
+    private static Options options(Mode mode, int forks, int threads, String... includes) {
+        ChainedOptionsBuilder b = jmh(forks, mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, threads, 60);
         for (String inc : includes) {
             b.include(inc);
         }
@@ -360,17 +369,22 @@ public final class ReportRunner {
     private static String machine(Mode mode, int cores, Load load, long seconds) {
         return "## ysuite benchmark report (" + name(mode) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
-                + "- cpu: " + cpuModel() + "\n"
-                + "- cores: " + cores + "\n"
-                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + " (" + System.getProperty("java.vendor") + ")\n"
-                + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch") + "\n"
+                + machineLines(cores)
                 + "- jmh: forks " + mode.forks + (mode.headlineForks == mode.forks ? ""
                         : " (" + mode.headlineForks + " for the worst-case and throughput scenarios)") + ", warmup " + mode.warmups + " x " + mode.warmupMs
                 + " ms, measurement " + mode.iterations + " x " + mode.iterationMs + " ms, -prof gc\n"
                 + "- run time: " + seconds + " s\n"
                 + load.markdown();
+    }
+
+    /** The machine's lines of every section's {@code machine.md}: cpu, cores, jdk, os. */
+    static String machineLines(int cores) {
+        return "- cpu: " + cpuModel() + "\n"
+                + "- cores: " + cores + "\n"
+                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + " (" + System.getProperty("java.vendor") + ")\n"
+                + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch") + "\n";
     }
 
     static String cpuModel() {
