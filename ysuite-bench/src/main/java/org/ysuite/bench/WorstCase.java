@@ -82,6 +82,7 @@ public class WorstCase {
         Wake mainWake;
         Partner echo;
 
+        /** Makes the pipes and signalers and starts the echo. */
         @Setup(Level.Trial)
         public void setup() {
             // The pipes' readers wait as `spin` says ("pure park" parks at its first empty look,
@@ -104,6 +105,11 @@ public class WorstCase {
             });
         }
 
+        /**
+         * Stops the echo and closes the signalers.
+         *
+         * @throws Exception if the echo does not stop
+         */
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
             echo.stop(null);

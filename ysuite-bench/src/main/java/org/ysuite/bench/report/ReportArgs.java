@@ -44,47 +44,30 @@ final class ReportArgs {
     }
 
     private static final Set<Section> JMH = EnumSet.of(Section.MAIN, Section.NET, Section.AMQP);
+    private static final Set<Section> JMH_AND_ZMQ = EnumSet.of(Section.MAIN, Section.NET, Section.AMQP, Section.ZMQ);
 
     /** Every option of {@code report}: its flag, its value (null: none), the sections that take it. */
     enum Option {
-        /** The seed plan. */
         SEED("--seed", null, ReportRunner.Mode.SEED, "plan: the headline (report); the default plan elsewhere", JMH),
-        /** Every scenario, short iterations. */
-        ALL("--all", null, ReportRunner.Mode.QUICK, "plan: every scenario, short iterations (zmq: 16 B only, one round)",
-                EnumSet.of(Section.MAIN, Section.NET, Section.AMQP, Section.ZMQ)),
-        /** The former name of {@code --all}. */
-        QUICK("--quick", null, ReportRunner.Mode.QUICK, "plan: the former name of --all; the default of net and amqp",
-                EnumSet.of(Section.MAIN, Section.NET, Section.AMQP, Section.ZMQ)),
-        /** Every parameter, longer iterations. */
-        FULL("--full", null, ReportRunner.Mode.FULL, "plan: every parameter, longer iterations (zmq: its default)",
-                EnumSet.of(Section.MAIN, Section.NET, Section.AMQP, Section.ZMQ)),
-        /** Every benchmark once, briefly. */
+        ALL("--all", null, ReportRunner.Mode.QUICK, "plan: every scenario, short iterations (zmq: 16 B only, one round)", JMH_AND_ZMQ),
+        QUICK("--quick", null, ReportRunner.Mode.QUICK, "plan: the former name of --all; the default of net and amqp", JMH_AND_ZMQ),
+        FULL("--full", null, ReportRunner.Mode.FULL, "plan: every parameter, longer iterations (zmq: its default)", JMH_AND_ZMQ),
         SMOKE("--smoke", null, ReportRunner.Mode.SMOKE, "plan: every benchmark once, briefly (a build check)", JMH),
-        /** The output folder. */
         OUT("--out", "DIR", null, "write into DIR (default: a new folder per run under results, results-net, "
                 + "results-amqp; zmq: results; zmq-peers: results-zmq-peers)", EnumSet.allOf(Section.class)),
-        /** Render an earlier run again. */
         FROM("--from", "DIR", null, "render an earlier run's folder again (tables, CSV, charts), running nothing",
                 EnumSet.of(Section.MAIN)),
-        /** Run only some benchmarks. */
         INCLUDE("--include", "REGEX", null, "run only the benchmarks matching REGEX, with the plan's run lengths",
                 EnumSet.of(Section.MAIN)),
-        /** Seed 004's most streams. */
         STREAMS("--streams", "N", null, "seed 004's most streams (default 3)", EnumSet.of(Section.NET)),
-        /** Also across a veth pair. */
         VETH("--veth", null, null, "also across a veth pair into a network namespace (default: in --full only)",
                 EnumSet.of(Section.NET)),
-        /** Loopback only. */
         NO_VETH("--no-veth", null, null, "loopback only, even in --full", EnumSet.of(Section.NET)),
-        /** Rounds. */
         ROUNDS("--rounds", "N", null, "rounds (zmq: interleaved rounds, default 2, 1 with --quick; zmq-peers: "
                 + "fan-out rounds, 1 to 999, default 10)", EnumSet.of(Section.ZMQ, Section.ZMQ_PEERS)),
-        /** Peers per run. */
         PEERS("--peers", "N[,N...]", null, "peers per run (default 10000)", EnumSet.of(Section.ZMQ_PEERS)),
-        /** Sockets. */
         SOCKETS("--sockets", "router,pub", null, "the server sockets to run (default both)",
                 EnumSet.of(Section.ZMQ_PEERS)),
-        /** The examples jar. */
         EXAMPLES_JAR("--examples-jar", "JAR", null, "ysuite's side (default ysuite-examples/target/ysuite-examples.jar)",
                 EnumSet.of(Section.ZMQ, Section.ZMQ_PEERS));
 
