@@ -104,10 +104,28 @@ public class SenderBatch {
      * woken by a YSemaphore), with the number of messages written per flush.
      */
     @State(Scope.Benchmark)
-    public static class OffHeapBatch extends Throughput.OffHeapStream {
+    public static class OffHeapBatch {
         /** Messages written per flush. */
         @Param({"1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"})
         public int batch;
+
+        ThroughputPeers.OffHeap stream;
+
+        /** Starts the reader. */
+        @Setup(Level.Trial)
+        public void setup() {
+            stream = new ThroughputPeers.OffHeap();
+        }
+
+        /**
+         * Stops the reader and frees the ring.
+         *
+         * @throws Exception if the reader does not stop
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws Exception {
+            stream.close();
+        }
     }
 
     /**
@@ -121,20 +139,21 @@ public class SenderBatch {
     @OperationsPerInvocation(MESSAGES)
     @Transport(label = "OffHeapYPipe (8 B)", kind = Transport.Kind.YSUITE)
     public void offHeapYPipe(OffHeapBatch s) throws InterruptedException {
-        OffHeapYPipe pipe = s.pipe;
-        byte[] payload = s.payload;
+        OffHeapYPipe pipe = s.stream.pipe;
+        YSemaphore wake = s.stream.wake;
+        byte[] payload = s.stream.payload;
         int batch = s.batch;
         for (int sent = 0; sent < MESSAGES; sent += batch) {
             for (int i = 0; i < batch; i++) {
                 while (!pipe.write(payload)) {
                     if (!pipe.flush()) {
-                        s.wake.signal(0);
+                        wake.signal(0);
                     }
                     pipe.awaitSpace(payload.length);
                 }
             }
             if (!pipe.flush()) {
-                s.wake.signal(0);
+                wake.signal(0);
             }
         }
     }

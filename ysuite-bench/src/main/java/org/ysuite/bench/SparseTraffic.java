@@ -13,6 +13,7 @@ import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.jctools.queues.MpscBlockingConsumerArrayQueue;
@@ -48,6 +49,9 @@ import org.ysuite.bench.support.Transport;
  * {@code readerCpuPercent}, the reader thread's CPU time (ThreadMXBean) per wall-clock time in
  * percent of one core, and {@code latencyNs}, the mean one-way latency (send to receipt). A
  * reader that wins latency by spinning shows it in its CPU column.
+ *
+ * <p>One benchmark method, {@link #peer}, measures every contender: the one its state's
+ * {@code peer} parameter names ({@link Peer}, the factory of the {@link Channel}s).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -96,9 +100,68 @@ public class SparseTraffic {
         }
     }
 
-    /** The reader side of one transport, the pacing of the sender and the measurement. */
+    /** One transport: the sender's half and the reader's loop. */
+    interface Channel {
+        /** Sends one message. */
+        void send(Stamp s);
+
+        /** Reader: receives what arrived (blocking the transport's way), recording each. */
+        void receive() throws Exception;
+
+        /** Makes a blocked reader return when the benchmark stops (it is interrupted too). */
+        default void wakeForStop() {
+        }
+
+        /**
+         * Whether stopping interrupts the reader (besides {@link #wakeForStop()}): yes for the
+         * transports whose waits are interruptible; no where the wake-up alone ends the wait cleanly.
+         */
+        default boolean interruptToStop() {
+            return true;
+        }
+    }
+
+    /** The contenders: the constant's name is the row's name ({@code -p peer=<name>}). */
+    public enum Peer {
+        /** YPipe + YSemaphore, default policy: a new one, adaptive, for the pipe's reader. */
+        @Transport(label = "YPipe + YSemaphore (default policy)", kind = Transport.Kind.YSUITE)
+        ypipeDefault(r -> new YPipeChannel(r, WaitPolicy.defaultPolicy())),
+        /**
+         * YPipe + YSemaphore, {@code spinThenPark(DEFAULT_SPINS)}, a fixed spin before every park
+         * whatever the traffic: what spinning costs a sparse reader that the default's adaptation saves.
+         */
+        @Transport(label = "YPipe + YSemaphore (fixed spin 200)", kind = Transport.Kind.YSUITE)
+        ypipeFixedSpin(r -> new YPipeChannel(r, WaitPolicy.spinThenPark(WaitPolicy.DEFAULT_SPINS))),
+        /** JCTools MpscBlockingConsumerArrayQueue, take(). */
+        @Transport(label = "JCTools MpscBlockingConsumerArrayQueue", kind = Transport.Kind.BLOCKING)
+        jctoolsMpscBlocking(r -> new QueueChannel(r, new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY))),
+        /** LinkedTransferQueue, take(). */
+        @Transport(label = "LinkedTransferQueue", kind = Transport.Kind.BLOCKING)
+        linkedTransferQueue(r -> new QueueChannel(r, new LinkedTransferQueue<>())),
+        /** Disruptor, BlockingWaitStrategy (a lock and a condition). */
+        @Transport(label = "Disruptor (BlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
+        disruptorBlocking(r -> new DisruptorChannel(r, new BlockingWaitStrategy())),
+        /** Disruptor, LiteBlockingWaitStrategy (signals only when a waiter may be asleep). */
+        @Transport(label = "Disruptor (LiteBlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
+        @SuppressWarnings("deprecation")
+        disruptorLiteBlocking(r -> new DisruptorChannel(r, new LiteBlockingWaitStrategy())),
+        /** Agrona OneToOneConcurrentArrayQueue, polled with its BackoffIdleStrategy (default parameters). */
+        @Transport(label = "Agrona OneToOneConcurrentArrayQueue + BackoffIdleStrategy", kind = Transport.Kind.BLOCKING)
+        agronaBackoff(AgronaChannel::new);
+
+        private final Function<Record, Channel> open;
+
+        Peer(Function<Record, Channel> open) {
+            this.open = open;
+        }
+    }
+
+    /** The contender's channel and reader, the pacing of the sender and the measurement. */
     @State(Scope.Benchmark)
-    public abstract static class Stream {
+    public static class Peers {
+        /** The contender (all of them unless {@code -p peer=...} says otherwise). */
+        @Param
+        public Peer peer;
         /** Messages per second; {@code 0}: none (an idle reader). */
         @Param({"0", "10000", "100000"})
         public int rate;
@@ -109,59 +172,38 @@ public class SparseTraffic {
 
         final Record record = new Record();
         private final Stamp[] stamps = new Stamp[RING];
+        private Channel channel;
         private long period;
         private long next;
         private long sent;
         private Partner reader;
         private long readerId;
 
-        /** Starts the reader. */
+        /** Opens the contender's channel and starts the reader. */
         @Setup(Level.Trial)
-        public void setup() throws Exception {
+        public void setup() {
             for (int i = 0; i < RING; i++) {
                 stamps[i] = new Stamp();
             }
             period = rate == 0 ? TimeUnit.MILLISECONDS.toNanos(1) : 1_000_000_000L / rate;
-            open();
-            reader = Partner.start("sparse-reader", this::receive);
+            channel = peer.open.apply(record);
+            reader = Partner.start("sparse-reader", channel::receive);
             readerId = reader.threadId();
             next = System.nanoTime();
         }
 
-        /** Stops the reader. */
+        /**
+         * Stops the reader.
+         *
+         * @throws Exception if it does not stop
+         */
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
-            if (interruptToStop()) {
-                reader.stop(this::wakeForStop);
+            if (channel.interruptToStop()) {
+                reader.stop(channel::wakeForStop);
             } else {
-                reader.stopWithoutInterrupt(this::wakeForStop);
+                reader.stopWithoutInterrupt(channel::wakeForStop);
             }
-            close();
-        }
-
-        /**
-         * Whether stopping interrupts the reader (besides {@link #wakeForStop()}): yes for the
-         * transports whose waits are interruptible; no where the wake-up alone ends the wait cleanly.
-         */
-        boolean interruptToStop() {
-            return true;
-        }
-
-        /** Creates the transport. */
-        abstract void open() throws Exception;
-
-        /** Sends one message. */
-        abstract void send(Stamp s);
-
-        /** Reader: receives what arrived (blocking the transport's way), recording each. */
-        abstract void receive() throws Exception;
-
-        /** Makes a blocked reader return when the benchmark stops (it is interrupted too). */
-        void wakeForStop() {
-        }
-
-        /** Frees the transport. */
-        void close() throws Exception {
         }
 
         /** Waits for the next slot and sends (or, idle, just waits), then refreshes counters. */
@@ -180,7 +222,7 @@ public class SparseTraffic {
             if (rate != 0) {
                 Stamp s = stamps[(int) (sent++ & (RING - 1))];
                 s.sentAt = System.nanoTime();
-                send(s);
+                channel.send(s);
             }
             if ((sent & 15) == 0 || rate == 0) {
                 refresh(c, now);
@@ -207,29 +249,34 @@ public class SparseTraffic {
         }
     }
 
-    // ------------------------------------------------------------------ y-suite
+    /**
+     * The contender its state holds, at its state's rate.
+     *
+     * @param s state
+     * @param c counters
+     */
+    @Benchmark
+    public void peer(Peers s, Counters c) {
+        s.step(c);
+    }
 
     /**
      * YPipe + YSemaphore, composed as documented: the pipe's reader waits under the row's policy,
      * the semaphore keeps its default ({@code purePark()}): the reader spins once, in the pipe.
      */
-    public abstract static class YPipeStream extends Stream {
-        YPipe<Stamp> pipe;
-        YSemaphore wake;
+    static final class YPipeChannel implements Channel {
+        private final YPipe<Stamp> pipe;
+        private final YSemaphore wake = new YSemaphore();
         /** The reader's handler, made once (a method reference per call would allocate). */
-        private final Consumer<Stamp> deliver = record::receive;
+        private final Consumer<Stamp> deliver;
 
-        /** A new policy of the row's kind, for the pipe's reader. */
-        abstract WaitPolicy policy();
-
-        @Override
-        void open() {
-            pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy());
-            wake = new YSemaphore();
+        YPipeChannel(Record record, WaitPolicy policy) {
+            pipe = new YPipe<>(YPipe.DEFAULT_CHUNK_SIZE, policy);
+            deliver = record::receive;
         }
 
         @Override
-        void send(Stamp s) {
+        public void send(Stamp s) {
             pipe.write(s);
             if (!pipe.flush()) {
                 wake.signal(0);
@@ -237,141 +284,55 @@ public class SparseTraffic {
         }
 
         @Override
-        void receive() throws InterruptedException {
+        public void receive() throws InterruptedException {
             if (pipe.readBatch(deliver) == 0) {
                 wake.await();
             }
         }
     }
 
-    /** The default policy: a new one, adaptive, for the pipe's reader. */
-    @State(Scope.Benchmark)
-    public static class YPipeDefaultStream extends YPipeStream {
-        @Override
-        WaitPolicy policy() {
-            return WaitPolicy.defaultPolicy();
-        }
-    }
-
-    /** A fixed spin of the default's most rounds before every park, whatever the traffic. */
-    @State(Scope.Benchmark)
-    public static class YPipeFixedSpinStream extends YPipeStream {
-        @Override
-        WaitPolicy policy() {
-            return WaitPolicy.spinThenPark(WaitPolicy.DEFAULT_SPINS);
-        }
-    }
-
-    /**
-     * YPipe + YSemaphore, default policy.
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "YPipe + YSemaphore (default policy)", kind = Transport.Kind.YSUITE)
-    public void ypipeDefault(YPipeDefaultStream s, Counters c) {
-        s.step(c);
-    }
-
-    /**
-     * YPipe + YSemaphore, {@code spinThenPark(DEFAULT_SPINS)}: what spinning costs a sparse
-     * reader that the default's adaptation saves.
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "YPipe + YSemaphore (fixed spin 200)", kind = Transport.Kind.YSUITE)
-    public void ypipeFixedSpin(YPipeFixedSpinStream s, Counters c) {
-        s.step(c);
-    }
-
-    // ------------------------------------------------------------------ blocking queues
-
     /** A blocking queue whose reader takes. */
-    public abstract static class QueueStream extends Stream {
-        BlockingQueue<Stamp> queue;
+    static final class QueueChannel implements Channel {
+        private final Record record;
+        private final BlockingQueue<Stamp> queue;
+
+        QueueChannel(Record record, BlockingQueue<Stamp> queue) {
+            this.record = record;
+            this.queue = queue;
+        }
 
         @Override
-        void send(Stamp s) {
+        public void send(Stamp s) {
             queue.offer(s);
         }
 
         @Override
-        void receive() throws InterruptedException {
+        public void receive() throws InterruptedException {
             record.receive(queue.take());
         }
     }
 
-    /** JCTools' blocking-consumer queue. */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingStream extends QueueStream {
-        @Override
-        void open() {
-            queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-        }
-    }
-
-    /** java.util.concurrent's LinkedTransferQueue. */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferStream extends QueueStream {
-        @Override
-        void open() {
-            queue = new LinkedTransferQueue<>();
-        }
-    }
-
-    /**
-     * JCTools MpscBlockingConsumerArrayQueue, take().
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "JCTools MpscBlockingConsumerArrayQueue", kind = Transport.Kind.BLOCKING)
-    public void jctoolsMpscBlocking(MpscBlockingStream s, Counters c) {
-        s.step(c);
-    }
-
-    /**
-     * LinkedTransferQueue, take().
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "LinkedTransferQueue", kind = Transport.Kind.BLOCKING)
-    public void linkedTransferQueue(LinkedTransferStream s, Counters c) {
-        s.step(c);
-    }
-
-    // ------------------------------------------------------------------ Disruptor
-
     /** The Disruptor with one batch event processor, run by the state's reader thread. */
-    public abstract static class DisruptorStream extends Stream {
-        RingBuffer<Stamp[]> ring;
-        BatchEventProcessor<Stamp[]> processor;
+    static final class DisruptorChannel implements Channel {
+        private final RingBuffer<Stamp[]> ring;
+        private final BatchEventProcessor<Stamp[]> processor;
 
-        abstract WaitStrategy strategy();
-
-        @Override
-        void open() {
-            ring = RingBuffer.createSingleProducer(() -> new Stamp[1], Msg.CAPACITY, strategy());
+        DisruptorChannel(Record record, WaitStrategy strategy) {
+            ring = RingBuffer.createSingleProducer(() -> new Stamp[1], Msg.CAPACITY, strategy);
             processor = new BatchEventProcessorBuilder().build(ring, ring.newBarrier(),
                     (event, sequence, endOfBatch) -> record.receive(event[0]));
             ring.addGatingSequences(processor.getSequence());
         }
 
         @Override
-        void send(Stamp s) {
+        public void send(Stamp s) {
             long seq = ring.next();
             ring.get(seq)[0] = s;
             ring.publish(seq);
         }
 
         @Override
-        void receive() {
+        public void receive() {
             processor.run(); // returns when halted
         }
 
@@ -382,79 +343,33 @@ public class SparseTraffic {
          * SEVERE failure with its stack trace.
          */
         @Override
-        void wakeForStop() {
+        public void wakeForStop() {
             processor.halt();
         }
 
         @Override
-        boolean interruptToStop() {
+        public boolean interruptToStop() {
             return false;
         }
     }
 
-    /** BlockingWaitStrategy (a lock and a condition). */
-    @State(Scope.Benchmark)
-    public static class DisruptorBlockingStream extends DisruptorStream {
-        @Override
-        WaitStrategy strategy() {
-            return new BlockingWaitStrategy();
-        }
-    }
-
-    /** LiteBlockingWaitStrategy (signals only when a waiter may be asleep). */
-    @State(Scope.Benchmark)
-    public static class DisruptorLiteBlockingStream extends DisruptorStream {
-        @Override
-        @SuppressWarnings("deprecation")
-        WaitStrategy strategy() {
-            return new LiteBlockingWaitStrategy();
-        }
-    }
-
-    /**
-     * Disruptor, BlockingWaitStrategy.
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "Disruptor (BlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
-    public void disruptorBlocking(DisruptorBlockingStream s, Counters c) {
-        s.step(c);
-    }
-
-    /**
-     * Disruptor, LiteBlockingWaitStrategy.
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "Disruptor (LiteBlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
-    public void disruptorLiteBlocking(DisruptorLiteBlockingStream s, Counters c) {
-        s.step(c);
-    }
-
-    // ------------------------------------------------------------------ Agrona
-
     /** Agrona's one-to-one queue, polled with its BackoffIdleStrategy (default parameters). */
-    @State(Scope.Benchmark)
-    public static class AgronaBackoffStream extends Stream {
-        OneToOneConcurrentArrayQueue<Stamp> queue;
-        final BackoffIdleStrategy idle = new BackoffIdleStrategy();
+    static final class AgronaChannel implements Channel {
+        private final Record record;
+        private final OneToOneConcurrentArrayQueue<Stamp> queue = new OneToOneConcurrentArrayQueue<>(Msg.CAPACITY);
+        private final BackoffIdleStrategy idle = new BackoffIdleStrategy();
 
-        @Override
-        void open() {
-            queue = new OneToOneConcurrentArrayQueue<>(Msg.CAPACITY);
+        AgronaChannel(Record record) {
+            this.record = record;
         }
 
         @Override
-        void send(Stamp s) {
+        public void send(Stamp s) {
             queue.offer(s);
         }
 
         @Override
-        void receive() {
+        public void receive() {
             Stamp s = queue.poll();
             if (s == null) {
                 idle.idle();
@@ -463,18 +378,5 @@ public class SparseTraffic {
                 record.receive(s);
             }
         }
-    }
-
-    /**
-     * Agrona OneToOneConcurrentArrayQueue + BackoffIdleStrategy.
-     *
-     * @param s state
-     * @param c counters
-     */
-    @Benchmark
-    @Transport(label = "Agrona OneToOneConcurrentArrayQueue + BackoffIdleStrategy",
-            kind = Transport.Kind.BLOCKING)
-    public void agronaBackoff(AgronaBackoffStream s, Counters c) {
-        s.step(c);
     }
 }

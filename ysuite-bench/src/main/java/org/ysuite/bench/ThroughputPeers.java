@@ -6,7 +6,6 @@ import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.WaitStrategy;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
@@ -14,199 +13,258 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedTransferQueue;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.MpscBlockingConsumerArrayQueue;
 import org.jctools.queues.SpscArrayQueue;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Timeout;
-import org.openjdk.jmh.annotations.Warmup;
 import org.ysuite.MessageHandler;
 import org.ysuite.OffHeapYPipe;
 import org.ysuite.WaitPolicy;
 import org.ysuite.YMailbox;
-import org.ysuite.YPipe;
 import org.ysuite.YSemaphore;
 import org.ysuite.bench.support.CountingSink;
 import org.ysuite.bench.support.Msg;
 import org.ysuite.bench.support.Partner;
 import org.ysuite.bench.support.Transport;
-import org.ysuite.bench.support.Wake;
 import org.ysuite.bench.support.Window;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * The peers' states of {@link Throughput} (seed 000, maximal throughput): JDK queues, JCTools,
- * the Disruptor, JeroMQ, Unix-domain sockets and Agrona, each with its consumer thread, written
- * the way that library's users write it. The benchmark methods that drive them are in
- * {@link Throughput}, beside ysuite's own.
+ * The contenders of {@link Throughput} (seed 000, maximal throughput) beside its YPipe rows:
+ * ysuite's OffHeapYPipe and YMailbox, JDK queues, JCTools, the Disruptor, JeroMQ, Unix-domain
+ * sockets and Agrona, each with its reader thread, written the way that library's users write it.
+ * {@link Peer} is the one factory: {@link Throughput#peer} measures whichever one its state holds.
  */
 public final class ThroughputPeers {
 
     private ThroughputPeers() {
     }
 
-    // ------------------------------------------------------------------ blocking peers
+    /** A running stream: its reader thread started; {@link #send} is the measured path. */
+    public interface Sender extends AutoCloseable {
+        /**
+         * Sends one message, flushed (published) at once, waiting the transport's way while full.
+         *
+         * @throws Exception if the run is stopped or the transport fails
+         */
+        void send() throws Exception;
+    }
+
+    /** The contenders: the constant's name is the row's name ({@code -p peer=<name>}). */
+    public enum Peer {
+        /** OffHeapYPipe of 8-byte messages over a 64 KiB ring, woken by a YSemaphore. */
+        @Transport(label = "OffHeapYPipe (8 B)", kind = Transport.Kind.YSUITE)
+        offHeapYPipe(v -> new OffHeap()),
+        /** YMailbox over its YPollset, one writer. */
+        @Transport(label = "YMailbox", kind = Transport.Kind.YSUITE)
+        ymailbox(v -> new Mailbox()),
+        /** java.util.concurrent.SynchronousQueue put. */
+        @Transport(label = "SynchronousQueue", kind = Transport.Kind.BLOCKING)
+        synchronousQueue(v -> new Queue(new SynchronousQueue<>(), false, v)),
+        /** java.util.concurrent.LinkedTransferQueue put (unbounded: held to the credit window). */
+        @Transport(label = "LinkedTransferQueue", kind = Transport.Kind.BLOCKING)
+        linkedTransferQueue(v -> new Queue(new LinkedTransferQueue<>(), true, v)),
+        /** java.util.concurrent.ArrayBlockingQueue put. */
+        @Transport(label = "ArrayBlockingQueue", kind = Transport.Kind.BLOCKING)
+        arrayBlockingQueue(v -> new Queue(new ArrayBlockingQueue<>(Msg.CAPACITY), false, v)),
+        /** JCTools MpscBlockingConsumerArrayQueue offer; the reader drains, then takes when empty. */
+        @Transport(label = "JCTools MpscBlockingConsumerArrayQueue", kind = Transport.Kind.BLOCKING)
+        jctoolsMpscBlocking(v -> new Mpsc(0, v)),
+        /**
+         * As {@link #jctoolsMpscBlocking}, the reader spinning as long as ysuite's default policy
+         * spins at most ({@link WaitPolicy#DEFAULT_SPINS} rounds) before take(): the same-spin peer.
+         */
+        @Transport(label = "JCTools MpscBlockingConsumerArrayQueue (spin, then take)", kind = Transport.Kind.BLOCKING)
+        jctoolsMpscBlockingSpin(v -> new Mpsc(WaitPolicy.DEFAULT_SPINS, v)),
+        /** LMAX Disruptor, BlockingWaitStrategy: next, set, publish. */
+        @Transport(label = "Disruptor (BlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
+        disruptorBlocking(v -> new Disruptor(new BlockingWaitStrategy())),
+        /** LMAX Disruptor, BusySpinWaitStrategy: next, set, publish. */
+        @Transport(label = "Disruptor (BusySpinWaitStrategy)", kind = Transport.Kind.BUSY_SPIN)
+        disruptorBusySpin(v -> new Disruptor(new BusySpinWaitStrategy())),
+        /** JeroMQ inproc PAIR send (blocks at the high-water mark). */
+        @Transport(label = "JeroMQ inproc PAIR", kind = Transport.Kind.BLOCKING)
+        jeromqPair(v -> new Zmq()),
+        /** Local sockets: one 8-byte write per message, the reader reads all it can. */
+        @Transport(label = "Unix-domain SocketChannel", kind = Transport.Kind.SOCKET)
+        unixSocketChannel(v -> new UnixSocket()),
+        /** JCTools SpscArrayQueue offer (spinning while full); the reader spins when empty. */
+        @Transport(label = "JCTools SpscArrayQueue (busy-spin)", kind = Transport.Kind.BUSY_SPIN)
+        jctoolsSpsc(v -> new Spsc()),
+        /** Agrona OneToOneConcurrentArrayQueue offer (spinning while full); the reader spins. */
+        @Transport(label = "Agrona OneToOneConcurrentArrayQueue (busy-spin)", kind = Transport.Kind.BUSY_SPIN)
+        agronaQueue(v -> new AgronaQueue()),
+        /** Agrona OneToOneRingBuffer write of 8 bytes (spinning while full); the reader spins. */
+        @Transport(label = "Agrona OneToOneRingBuffer (busy-spin)", kind = Transport.Kind.BUSY_SPIN)
+        agronaRingBuffer(v -> new AgronaRing());
+
+        private final Opener open;
+
+        Peer(Opener open) {
+            this.open = open;
+        }
+
+        /**
+         * Makes this contender's stream and starts its reader.
+         *
+         * @param virtualReader whether a queue's reader runs in a virtual thread ({@link VirtualThreads})
+         * @return the stream
+         * @throws Exception if it cannot be set up
+         */
+        public Sender open(boolean virtualReader) throws Exception {
+            return open.open(virtualReader);
+        }
+    }
+
+    /** Makes a contender's stream. */
+    private interface Opener {
+        Sender open(boolean virtualReader) throws Exception;
+    }
+
+    /** A stream whose reader is one {@link Partner}, stopped (interrupted) at close. */
+    abstract static class Read implements Sender {
+        Partner reader;
+
+        @Override
+        public void close() throws Exception {
+            reader.stop(null);
+        }
+    }
 
     /** A blocking queue drained in batches; take() when empty. */
-    public abstract static class QueueStream {
-        BlockingQueue<Long> queue;
-        Window window;
-        Partner consumer;
+    static final class Queue extends Read {
+        private final BlockingQueue<Long> queue;
+        private final Window window;
 
-        abstract BlockingQueue<Long> newQueue();
-
-        /** Starts the reader thread; {@link VirtualThreads} runs it in a virtual thread. */
-        Partner startReader(String name, Partner.Step step) {
-            return Partner.start(name, step);
-        }
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = newQueue();
-            window = new Window(Msg.WINDOW);
+        Queue(BlockingQueue<Long> q, boolean windowed, boolean virtual) {
+            queue = q;
+            window = windowed ? new Window(Msg.WINDOW) : null;
             CountingSink<Long> sink = new CountingSink<>();
-            consumer = startReader("queue-reader", () -> {
-                int n = queue.drainTo(sink);
+            Partner.Step step = () -> {
+                int n = q.drainTo(sink);
                 if (n == 0) {
-                    sink.add(queue.take());
+                    sink.add(q.take());
                     n = 1;
                 }
-                window.consumed(n);
-            });
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
-        }
-    }
-
-    /** java.util.concurrent.SynchronousQueue. */
-    @State(Scope.Benchmark)
-    public static class SynchronousQueueStream extends QueueStream {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new SynchronousQueue<>();
-        }
-    }
-
-    /** java.util.concurrent.LinkedTransferQueue (unbounded: held to the credit window). */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferQueueStream extends QueueStream {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new LinkedTransferQueue<>();
-        }
-    }
-
-    /** java.util.concurrent.ArrayBlockingQueue. */
-    @State(Scope.Benchmark)
-    public static class ArrayBlockingQueueStream extends QueueStream {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new ArrayBlockingQueue<>(Msg.CAPACITY);
-        }
-    }
-
-    /** JCTools MpscBlockingConsumerArrayQueue (drain, then take when empty). */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingStream {
-        MpscBlockingConsumerArrayQueue<Long> queue;
-        Partner consumer;
-
-        /** Starts the reader thread; {@link VirtualThreads} runs it in a virtual thread. */
-        Partner startReader(String name, Partner.Step step) {
-            return Partner.start(name, step);
-        }
-
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
-            CountingSink<Long> counting = new CountingSink<>();
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = startReader("mpsc-reader", () -> {
-                if (queue.drain(sink) == 0) {
-                    counting.add(queue.take());
+                if (window != null) {
+                    window.consumed(n);
                 }
-            });
+            };
+            reader = virtual ? Partner.startVirtual("queue-reader", step) : Partner.start("queue-reader", step);
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
+        @Override
+        public void send() throws InterruptedException {
+            if (window != null) {
+                window.beforeSend(1);
+            }
+            queue.put(Msg.MESSAGE);
         }
     }
 
     /**
-     * JCTools MpscBlockingConsumerArrayQueue whose reader, finding it empty, spins as long as
-     * ysuite's default policy spins at most ({@link WaitPolicy#DEFAULT_SPINS} rounds of
-     * {@link Thread#onSpinWait()}, one look per round) before it calls take(): the peer with the
-     * same spin.
+     * JCTools MpscBlockingConsumerArrayQueue: offer, yielding while full (its producers cannot
+     * block: put() throws); the reader drains, looks {@code spins} more rounds, then takes.
      */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingSpinStream {
-        MpscBlockingConsumerArrayQueue<Long> queue;
-        Partner consumer;
+    static final class Mpsc extends Read {
+        private final MpscBlockingConsumerArrayQueue<Long> queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
 
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
+        Mpsc(int spins, boolean virtual) {
             CountingSink<Long> counting = new CountingSink<>();
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = Partner.start("mpsc-spin-reader", () -> {
+            MessagePassingQueue.Consumer<Long> sink = counting::accept;
+            Partner.Step step = () -> {
                 if (queue.drain(sink) > 0) {
                     return;
                 }
-                for (int round = 0; round < WaitPolicy.DEFAULT_SPINS; round++) {
+                for (int round = 0; round < spins; round++) {
                     Thread.onSpinWait();
                     if (queue.drain(sink) > 0) {
                         return;
                     }
                 }
                 counting.add(queue.take());
+            };
+            reader = virtual ? Partner.startVirtual("mpsc-reader", step) : Partner.start("mpsc-reader", step);
+        }
+
+        @Override
+        public void send() {
+            while (!queue.offer(Msg.MESSAGE)) {
+                Thread.yield();
+            }
+        }
+    }
+
+    /** OffHeapYPipe: write (waiting for space when full), flush, signal when the reader sleeps. */
+    static final class OffHeap extends Read {
+        final byte[] payload = new byte[8];
+        final OffHeapYPipe pipe = new OffHeapYPipe(64 * 1024);
+        final YSemaphore wake = new YSemaphore();
+        private long sum;
+
+        OffHeap() {
+            MessageHandler handler = (buf, off, len) -> sum += buf.getLong(off);
+            reader = Partner.start("offheap-reader", () -> {
+                if (pipe.readBatch(handler) == 0) {
+                    wake.await();
+                }
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
+        @Override
+        public void send() throws InterruptedException {
+            while (!pipe.write(payload)) {
+                pipe.awaitSpace(payload.length);
+            }
+            if (!pipe.flush()) {
+                wake.signal(0);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            super.close();
+            pipe.close();
+        }
+    }
+
+    /** YMailbox: send (write + flush, signalling only a sleeping reader), held to the window. */
+    static final class Mailbox extends Read {
+        private final YMailbox<Long> mailbox = new YMailbox<>();
+        private final YMailbox.Writer<Long> writer = mailbox.newWriter();
+        private final Window window = new Window(Msg.WINDOW);
+
+        Mailbox() {
+            CountingSink<Long> sink = new CountingSink<>();
+            reader = Partner.start("mailbox-reader", () -> window.consumed(mailbox.poll(sink)));
+        }
+
+        @Override
+        public void send() {
+            window.beforeSend(1);
+            writer.send(Msg.MESSAGE);
         }
     }
 
     /** Mutable event of the Disruptor ring. */
-    public static final class LongEvent {
+    static final class LongEvent {
         long value;
     }
 
-    /** A Disruptor ring with one BatchEventProcessor. */
-    public abstract static class DisruptorStream {
-        RingBuffer<LongEvent> ring;
-        BatchEventProcessor<LongEvent> processor;
-        Thread thread;
-        long sum;
+    /** A Disruptor ring with one BatchEventProcessor: next, set, publish. */
+    static final class Disruptor implements Sender {
+        private final RingBuffer<LongEvent> ring;
+        private final BatchEventProcessor<LongEvent> processor;
+        private final Thread thread;
+        private long sum;
 
-        abstract WaitStrategy waitStrategy();
-
-        @Setup(Level.Trial)
-        public void setup() {
-            ring = RingBuffer.createSingleProducer(LongEvent::new, Msg.CAPACITY, waitStrategy());
+        Disruptor(WaitStrategy strategy) {
+            ring = RingBuffer.createSingleProducer(LongEvent::new, Msg.CAPACITY, strategy);
             processor = new BatchEventProcessorBuilder().build(ring, ring.newBarrier(),
                     (event, sequence, endOfBatch) -> sum += event.value);
             ring.addGatingSequences(processor.getSequence());
@@ -215,8 +273,15 @@ public final class ThroughputPeers {
             thread.start();
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
+        @Override
+        public void send() {
+            long seq = ring.next();
+            ring.get(seq).value = seq;
+            ring.publish(seq);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             processor.halt();
             thread.join(10_000);
             if (thread.isAlive()) {
@@ -225,41 +290,18 @@ public final class ThroughputPeers {
         }
     }
 
-    /** Disruptor with BlockingWaitStrategy. */
-    @State(Scope.Benchmark)
-    public static class DisruptorBlockingStream extends DisruptorStream {
-        @Override
-        WaitStrategy waitStrategy() {
-            return new BlockingWaitStrategy();
-        }
-    }
-
-    /** Disruptor with BusySpinWaitStrategy. */
-    @State(Scope.Benchmark)
-    public static class DisruptorBusySpinStream extends DisruptorStream {
-        @Override
-        WaitStrategy waitStrategy() {
-            return new BusySpinWaitStrategy();
-        }
-    }
-
     /** JeroMQ inproc PAIR: the reader owns its socket and stops at a one-byte message. */
-    @State(Scope.Benchmark)
-    public static class ZmqStream {
-        final byte[] payload = new byte[8];
-        ZContext ctx;
-        ZMQ.Socket main;
-        Partner consumer;
+    static final class Zmq extends Read {
+        private final byte[] payload = new byte[8];
+        private final ZContext ctx = new ZContext();
+        private final ZMQ.Socket main = ctx.createSocket(SocketType.PAIR);
 
-        @Setup(Level.Trial)
-        public void setup() {
-            ctx = new ZContext();
+        Zmq() {
             String addr = "inproc://thr-" + System.nanoTime();
-            main = ctx.createSocket(SocketType.PAIR);
             main.bind(addr);
             ZMQ.Socket peer = ctx.createSocket(SocketType.PAIR);
             peer.connect(addr);
-            consumer = Partner.start("zmq-reader", () -> {
+            reader = Partner.start("zmq-reader", () -> {
                 byte[] m = peer.recv(0);
                 if (m == null || m.length == 1) {
                     peer.close();
@@ -268,122 +310,120 @@ public final class ThroughputPeers {
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stopWithoutInterrupt(() -> main.send(new byte[] {1}, 0));
+        @Override
+        public void send() {
+            if (!main.send(payload, 0)) {
+                throw new IllegalStateException("JeroMQ did not queue the message");
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            reader.stopWithoutInterrupt(() -> main.send(new byte[] {1}, 0));
             main.close();
             ctx.close();
         }
     }
 
-    // ------------------------------------------------------------------ local sockets
-
     /** JDK Unix-domain SocketChannel: 8 bytes a message, the reader reads all it can. */
-    @State(Scope.Benchmark)
-    public static class UnixSocketStream {
-        final ByteBuffer out = ByteBuffer.allocateDirect(8);
-        Path dir;
-        SocketChannel main;
-        SocketChannel peer;
-        Partner consumer;
+    static final class UnixSocket extends Read {
+        private final ByteBuffer out = ByteBuffer.allocateDirect(8);
+        private final Path dir;
+        private final SocketChannel main;
+        private final SocketChannel peer;
 
-        @Setup(Level.Trial)
-        public void setup() throws IOException {
+        UnixSocket() throws java.io.IOException {
             SocketChannel[] pair = WorstCase.UnixSockets.connectedPair();
             dir = WorstCase.UnixSockets.lastDir;
             main = pair[0];
             peer = pair[1];
             ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
-            consumer = Partner.start("uds-reader", () -> {
+            reader = Partner.start("uds-reader", () -> {
                 in.clear();
                 if (peer.read(in) < 0) {
-                    throw new IOException("closed");
+                    throw new java.io.IOException("closed");
                 }
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(() -> WorstCase.UnixSockets.closeQuietly(peer));
+        @Override
+        public void send() throws java.io.IOException {
+            out.clear();
+            WorstCase.UnixSockets.writeFully(main, out);
+        }
+
+        @Override
+        public void close() throws Exception {
+            reader.stop(() -> WorstCase.UnixSockets.closeQuietly(peer));
             WorstCase.UnixSockets.closeQuietly(main);
             WorstCase.UnixSockets.deleteQuietly(dir);
         }
     }
 
-    // ------------------------------------------------------------------ busy-spin peers
-
     /** JCTools SpscArrayQueue, the reader spins when empty. */
-    @State(Scope.Benchmark)
-    public static class SpscStream {
-        SpscArrayQueue<Long> queue;
-        Partner consumer;
+    static final class Spsc extends Read {
+        private final SpscArrayQueue<Long> queue = new SpscArrayQueue<>(Msg.CAPACITY);
 
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new SpscArrayQueue<>(Msg.CAPACITY);
+        Spsc() {
             CountingSink<Long> counting = new CountingSink<>();
-            org.jctools.queues.MessagePassingQueue.Consumer<Long> sink = counting::accept;
-            consumer = Partner.start("spsc-reader", () -> {
+            MessagePassingQueue.Consumer<Long> sink = counting::accept;
+            reader = Partner.start("spsc-reader", () -> {
                 if (queue.drain(sink) == 0) {
                     Thread.onSpinWait();
                 }
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
+        @Override
+        public void send() {
+            while (!queue.offer(Msg.MESSAGE)) {
+                Thread.onSpinWait();
+            }
         }
     }
 
     /** Agrona OneToOneConcurrentArrayQueue, the reader spins when empty. */
-    @State(Scope.Benchmark)
-    public static class AgronaQueueStream {
-        OneToOneConcurrentArrayQueue<Long> queue;
-        Partner consumer;
+    static final class AgronaQueue extends Read {
+        private final OneToOneConcurrentArrayQueue<Long> queue = new OneToOneConcurrentArrayQueue<>(Msg.CAPACITY);
 
-        @Setup(Level.Trial)
-        public void setup() {
-            queue = new OneToOneConcurrentArrayQueue<>(Msg.CAPACITY);
+        AgronaQueue() {
             CountingSink<Long> sink = new CountingSink<>();
-            consumer = Partner.start("agrona-q-reader", () -> {
+            reader = Partner.start("agrona-q-reader", () -> {
                 if (queue.drain(sink) == 0) {
                     Thread.onSpinWait();
                 }
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
+        @Override
+        public void send() {
+            while (!queue.offer(Msg.MESSAGE)) {
+                Thread.onSpinWait();
+            }
         }
     }
 
     /** Agrona OneToOneRingBuffer of 8-byte messages, the reader spins when empty. */
-    @State(Scope.Benchmark)
-    public static class AgronaRingStream {
-        OneToOneRingBuffer ring;
-        UnsafeBuffer src;
-        Partner consumer;
-        long sum;
+    static final class AgronaRing extends Read {
+        private final OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(
+                ByteBuffer.allocateDirect(64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH)));
+        private final UnsafeBuffer src = new UnsafeBuffer(ByteBuffer.allocateDirect(8));
+        private long sum;
 
-        @Setup(Level.Trial)
-        public void setup() {
-            int bytes = 64 * 1024 + RingBufferDescriptor.TRAILER_LENGTH;
-            ring = new OneToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(bytes)));
-            src = new UnsafeBuffer(ByteBuffer.allocateDirect(8));
-            org.agrona.concurrent.MessageHandler handler =
-                    (type, buffer, index, length) -> sum += buffer.getLong(index);
-            consumer = Partner.start("agrona-rb-reader", () -> {
+        AgronaRing() {
+            org.agrona.concurrent.MessageHandler handler = (type, buffer, index, length) -> sum += buffer.getLong(index);
+            reader = Partner.start("agrona-rb-reader", () -> {
                 if (ring.read(handler) == 0) {
                     Thread.onSpinWait();
                 }
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
-            consumer.stop(null);
+        @Override
+        public void send() {
+            while (!ring.write(1, src, 0, 8)) {
+                Thread.onSpinWait();
+            }
         }
     }
 }

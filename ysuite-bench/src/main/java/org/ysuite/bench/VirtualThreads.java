@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -45,6 +46,8 @@ import org.ysuite.bench.support.Window;
  *       ahead of it (a {@link Semaphore} of credits, the same for both transports); ns per
  *       message, {@value #BATCH} messages per invocation.</li>
  * </ul>
+ * Each part is one benchmark method over its contenders ({@link Peer}, chosen by the state's
+ * {@code peer} parameter): {@link #worst}, {@link #stream} and {@link #fanIn}.
  * ysuite's waits park (they unmount the virtual thread); by default a virtual thread does not
  * spin before parking ({@code WaitPolicy.virtualThreadSpins()}), which the system property
  * {@code org.ysuite.virtualThreadSpins} changes (pass it with {@code -jvmArgsAppend}).
@@ -64,123 +67,183 @@ public class VirtualThreads {
     /** Messages the fan-in reader takes per invocation. */
     public static final int BATCH = 256;
 
+    /** The contenders; the constant's name is the row's name ({@code -p peer=<name>}). */
+    public enum Peer {
+        /** ysuite: YPipe + YSemaphore each way, the echo in a virtual thread. */
+        @Transport(label = "YPipe (virtual reader)", kind = Transport.Kind.YSUITE)
+        worstYPipe,
+        /** JCTools MpscBlockingConsumerArrayQueue put/take, the echo in a virtual thread. */
+        @Transport(label = "MpscBlockingConsumerArrayQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+        worstMpscBlocking,
+        /** LinkedTransferQueue put/take, the echo in a virtual thread. */
+        @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+        worstLinkedTransferQueue,
+        /** ysuite: one message written and flushed per invocation (signal if the reader slept). */
+        @Transport(label = "YPipe (virtual reader)", kind = Transport.Kind.YSUITE)
+        streamYPipe,
+        /** JCTools MpscBlockingConsumerArrayQueue: one offer per invocation, yielding while full. */
+        @Transport(label = "MpscBlockingConsumerArrayQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+        streamMpscBlocking,
+        /** LinkedTransferQueue: one put per invocation, held to the window. */
+        @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
+        streamLinkedTransferQueue,
+        /** ysuite: 1000 virtual writers into one YMailbox; the reader polls. */
+        @Transport(label = "YMailbox (1000 virtual writers)", kind = Transport.Kind.YSUITE)
+        fanInMailbox,
+        /** JCTools MpscBlockingConsumerArrayQueue: 1000 virtual writers; the reader takes, then drains. */
+        @Transport(label = "MpscBlockingConsumerArrayQueue (1000 virtual writers)", kind = Transport.Kind.BLOCKING)
+        fanInMpscBlocking;
+    }
+
     // ---------------------------------------------------------------------------------------
     // Worst case: ping-pong, the echo reader in a virtual thread
     // ---------------------------------------------------------------------------------------
 
-    /** YPipe each way, woken by a YSemaphore each side. */
+    /** The worst-case contender: {@link WorstCase}'s queue pairs, or a YPipe pair, the echo virtual. */
     @State(Scope.Benchmark)
-    public static class YPipePing {
-        final YPipe<Long> ping = new YPipe<>();
-        final YPipe<Long> pong = new YPipe<>();
-        final YSemaphore echoWake = new YSemaphore();
-        final YSemaphore mainWake = new YSemaphore();
-        Partner echo;
+    public static class Worst {
+        /** The contender. */
+        @Param({"worstYPipe", "worstMpscBlocking", "worstLinkedTransferQueue"})
+        public Peer peer;
 
+        WorstCase.Ping ping;
+
+        /**
+         * Starts the echo.
+         *
+         * @throws Exception if it cannot be set up
+         */
         @Setup(Level.Trial)
-        public void setup() {
-            echo = Partner.startVirtual("ypipe-echo", () -> {
-                Long m;
-                while ((m = ping.read()) == null) {
-                    echoWake.await();
-                }
-                pong.write(m);
-                if (!pong.flush()) {
-                    mainWake.signal(0);
-                }
-            });
+        public void setup() throws Exception {
+            switch (peer) {
+                case worstYPipe:
+                    ping = new YPipePing();
+                    break;
+                case worstMpscBlocking:
+                    ping = WorstCase.Peer.jctoolsMpscBlocking.open(true);
+                    break;
+                case worstLinkedTransferQueue:
+                    ping = WorstCase.Peer.linkedTransferQueue.open(true);
+                    break;
+                default:
+                    throw new IllegalArgumentException("peer " + peer + " is no worst-case contender");
+            }
         }
 
+        /**
+         * Stops the echo (the interrupt ends its wait).
+         *
+         * @throws Exception if it does not stop
+         */
         @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
-            echo.stop(null); // the interrupt ends its await
+        public void tearDown() throws Exception {
+            ping.close();
         }
     }
 
-    /**
-     * ysuite: YPipe + YSemaphore, the echo in a virtual thread.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if interrupted
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "YPipe (virtual reader)", kind = Transport.Kind.YSUITE)
-    public Long worstYPipe(YPipePing s) throws InterruptedException {
-        s.ping.write(Msg.MESSAGE);
-        if (!s.ping.flush()) {
-            s.echoWake.signal(0);
-        }
-        Long m;
-        while ((m = s.pong.read()) == null) {
-            s.mainWake.await();
-        }
-        return m;
-    }
+    /** YPipe each way, woken by a YSemaphore each side, the echo in a virtual thread. */
+    static final class YPipePing implements WorstCase.Ping {
+        private final YPipe<Long> ping = new YPipe<>();
+        private final YPipe<Long> pong = new YPipe<>();
+        private final YSemaphore echoWake = new YSemaphore();
+        private final YSemaphore mainWake = new YSemaphore();
+        private final Partner echo = Partner.startVirtual("ypipe-echo", () -> {
+            Long m;
+            while ((m = ping.read()) == null) {
+                echoWake.await();
+            }
+            pong.write(m);
+            if (!pong.flush()) {
+                mainWake.signal(0);
+            }
+        });
 
-    /** JCTools MpscBlockingConsumerArrayQueue each way, the echo in a virtual thread. */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingPing extends WorstCase.MpscBlockingPing {
         @Override
-        Partner startEcho(Partner.Step step) {
-            return Partner.startVirtual("queue-echo", step);
+        public long pingPong() throws InterruptedException {
+            ping.write(Msg.MESSAGE);
+            if (!ping.flush()) {
+                echoWake.signal(0);
+            }
+            Long m;
+            while ((m = pong.read()) == null) {
+                mainWake.await();
+            }
+            return m;
         }
-    }
 
-    /** java.util.concurrent.LinkedTransferQueue each way, the echo in a virtual thread. */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferQueuePing extends WorstCase.LinkedTransferQueuePing {
         @Override
-        Partner startEcho(Partner.Step step) {
-            return Partner.startVirtual("queue-echo", step);
+        public void close() throws InterruptedException {
+            echo.stop(null);
         }
     }
 
     /**
-     * JCTools MpscBlockingConsumerArrayQueue put/take, the echo in a virtual thread.
+     * One round trip with the echo in a virtual thread.
      *
      * @param s state
      * @return the echoed message
-     * @throws InterruptedException if interrupted
+     * @throws Exception if interrupted
      */
     @Benchmark
     @OperationsPerInvocation(2)
-    @Transport(label = "MpscBlockingConsumerArrayQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
-    public Long worstMpscBlocking(MpscBlockingPing s) throws InterruptedException {
-        s.ping.put(Msg.MESSAGE);
-        return s.pong.take();
-    }
-
-    /**
-     * LinkedTransferQueue put/take, the echo in a virtual thread.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if interrupted
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
-    public Long worstLinkedTransferQueue(LinkedTransferQueuePing s) throws InterruptedException {
-        s.ping.put(Msg.MESSAGE);
-        return s.pong.take();
+    public long worst(Worst s) throws Exception {
+        return s.ping.pingPong();
     }
 
     // ---------------------------------------------------------------------------------------
     // Flush per message: the reader in a virtual thread
     // ---------------------------------------------------------------------------------------
 
-    /** YPipe + YSemaphore, held to a window; the reader drains in batches. */
+    /** The streaming contender: {@link Throughput}'s queue streams, or a YPipe, the reader virtual. */
     @State(Scope.Benchmark)
-    public static class YPipeStream {
-        final YPipe<Long> pipe = new YPipe<>();
-        final YSemaphore wake = new YSemaphore();
-        final Window window = new Window(Msg.WINDOW);
-        Partner reader;
+    public static class Stream {
+        /** The contender. */
+        @Param({"streamYPipe", "streamMpscBlocking", "streamLinkedTransferQueue"})
+        public Peer peer;
 
+        ThroughputPeers.Sender sender;
+
+        /**
+         * Starts the reader.
+         *
+         * @throws Exception if it cannot be set up
+         */
         @Setup(Level.Trial)
-        public void setup() {
+        public void setup() throws Exception {
+            switch (peer) {
+                case streamYPipe:
+                    sender = new YPipeStream();
+                    break;
+                case streamMpscBlocking:
+                    sender = ThroughputPeers.Peer.jctoolsMpscBlocking.open(true);
+                    break;
+                case streamLinkedTransferQueue:
+                    sender = ThroughputPeers.Peer.linkedTransferQueue.open(true);
+                    break;
+                default:
+                    throw new IllegalArgumentException("peer " + peer + " is no streaming contender");
+            }
+        }
+
+        /**
+         * Stops the reader.
+         *
+         * @throws Exception if it does not stop
+         */
+        @TearDown(Level.Trial)
+        public void tearDown() throws Exception {
+            sender.close();
+        }
+    }
+
+    /** YPipe + YSemaphore, held to a window; the reader drains in batches. */
+    static final class YPipeStream implements ThroughputPeers.Sender {
+        private final YPipe<Long> pipe = new YPipe<>();
+        private final YSemaphore wake = new YSemaphore();
+        private final Window window = new Window(Msg.WINDOW);
+        private final Partner reader;
+
+        YPipeStream() {
             int[] n = new int[1];
             Consumer<Long> count = m -> n[0]++;
             reader = Partner.startVirtual("ypipe-reader", () -> {
@@ -193,78 +256,43 @@ public class VirtualThreads {
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
+        @Override
+        public void send() {
+            window.beforeSend(1);
+            pipe.write(Msg.MESSAGE);
+            if (!pipe.flush()) {
+                wake.signal(0);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             reader.stop(null);
         }
     }
 
     /**
-     * ysuite: one message written and flushed per invocation (signal if the reader slept).
+     * One message sent and flushed to a reader in a virtual thread.
      *
      * @param s state
+     * @throws Exception if interrupted
      */
     @Benchmark
-    @Transport(label = "YPipe (virtual reader)", kind = Transport.Kind.YSUITE)
-    public void streamYPipe(YPipeStream s) {
-        s.window.beforeSend(1);
-        s.pipe.write(Msg.MESSAGE);
-        if (!s.pipe.flush()) {
-            s.wake.signal(0);
-        }
-    }
-
-    /** Throughput's JCTools stream (bounded by its capacity), the reader in a virtual thread. */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingStream extends ThroughputPeers.MpscBlockingStream {
-        @Override
-        Partner startReader(String name, Partner.Step step) {
-            return Partner.startVirtual(name, step);
-        }
-    }
-
-    /**
-     * JCTools MpscBlockingConsumerArrayQueue: one offer per invocation (its {@code put} throws
-     * {@link UnsupportedOperationException}: producers cannot block), yielding while full.
-     *
-     * @param s state
-     */
-    @Benchmark
-    @Transport(label = "MpscBlockingConsumerArrayQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
-    public void streamMpscBlocking(MpscBlockingStream s) {
-        while (!s.queue.offer(Msg.MESSAGE)) {
-            Thread.yield();
-        }
-    }
-
-    /** Throughput's LinkedTransferQueue stream (held to a window), the reader in a virtual thread. */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferQueueStream extends ThroughputPeers.LinkedTransferQueueStream {
-        @Override
-        Partner startReader(String name, Partner.Step step) {
-            return Partner.startVirtual(name, step);
-        }
-    }
-
-    /**
-     * LinkedTransferQueue: one put per invocation.
-     *
-     * @param s state
-     * @throws InterruptedException if interrupted
-     */
-    @Benchmark
-    @Transport(label = "LinkedTransferQueue (virtual reader)", kind = Transport.Kind.BLOCKING)
-    public void streamLinkedTransferQueue(LinkedTransferQueueStream s) throws InterruptedException {
-        s.window.beforeSend(1);
-        s.queue.put(Msg.MESSAGE);
+    public void stream(Stream s) throws Exception {
+        s.sender.send();
     }
 
     // ---------------------------------------------------------------------------------------
     // Fan-in: 1000 virtual-thread writers, one reader (the JMH thread)
     // ---------------------------------------------------------------------------------------
 
-    /** The writers, their shared credits and the reader's running count. */
-    public abstract static class FanIn {
+    /** The fan-in contender: its writers, their shared credits and the reader's running count. */
+    @State(Scope.Benchmark)
+    public static class FanIn {
+        /** The contender. */
+        @Param({"fanInMailbox", "fanInMpscBlocking"})
+        public Peer peer;
+
         final Semaphore credits = new Semaphore(FAN_IN_WINDOW);
         final List<Partner> writers = new ArrayList<>(FAN_IN_WRITERS);
         /** Reader only: messages taken so far, and how many of them were credited back. */
@@ -272,82 +300,76 @@ public class VirtualThreads {
         long returned;
         long target;
         final Consumer<Long> count = m -> taken++;
+        YMailbox<Long> mailbox;
+        MpscBlockingConsumerArrayQueue<Long> queue;
 
-        /** Sends one message from a writer thread (made per writer). */
-        abstract Partner.Step newWriterStep();
-
+        /** Starts the writers. */
         @Setup(Level.Trial)
         public void setup() {
+            if (peer == Peer.fanInMailbox) {
+                mailbox = new YMailbox<>(); // one YSemaphore-woken mailbox; each writer has its own pipe
+            } else {
+                queue = new MpscBlockingConsumerArrayQueue<>(2 * FAN_IN_WINDOW); // an offer with credit fits
+            }
             for (int i = 0; i < FAN_IN_WRITERS; i++) {
-                writers.add(Partner.startVirtual("fan-in-writer-" + i, newWriterStep()));
+                Partner.Step step;
+                if (mailbox != null) {
+                    YMailbox.Writer<Long> w = mailbox.newWriter();
+                    step = () -> {
+                        credits.acquire();
+                        w.send(Msg.MESSAGE);
+                    };
+                } else {
+                    step = () -> {
+                        credits.acquire();
+                        if (!queue.offer(Msg.MESSAGE)) {
+                            throw new IllegalStateException("queue full although the writer held a credit");
+                        }
+                    };
+                }
+                writers.add(Partner.startVirtual("fan-in-writer-" + i, step));
             }
         }
 
-        /** Reader: hands taken messages' credits back to the writers, in batches. */
-        void returnCredits() {
-            int n = (int) (taken - returned);
-            if (n > 0) {
-                returned = taken;
-                credits.release(n);
+        /** Reader: takes until it has {@value #BATCH} more messages, handing their credits back. */
+        long take() throws InterruptedException {
+            target += BATCH;
+            while (taken < target) {
+                if (mailbox != null) {
+                    mailbox.poll(count);
+                } else {
+                    queue.take();
+                    taken++;
+                    queue.drain(count::accept);
+                }
+                int n = (int) (taken - returned);
+                if (n > 0) {
+                    returned = taken;
+                    credits.release(n);
+                }
             }
+            return taken;
         }
 
+        /**
+         * Stops the writers: the reader has stopped taking, each ends in credits.acquire(), interrupted.
+         *
+         * @throws InterruptedException if interrupted while waiting for them
+         */
         @TearDown(Level.Trial)
         public void tearDown() throws InterruptedException {
-            // The reader has stopped taking: each writer ends in credits.acquire(), interrupted.
             for (Partner w : writers) {
                 w.stop(null);
             }
-            closeTransport();
-        }
-
-        abstract void closeTransport();
-    }
-
-    /** One YMailbox (YSemaphore-woken); each writer has its own pipe. */
-    @State(Scope.Benchmark)
-    public static class MailboxFanIn extends FanIn {
-        final YMailbox<Long> mailbox = new YMailbox<>();
-
-        @Override
-        Partner.Step newWriterStep() {
-            YMailbox.Writer<Long> w = mailbox.newWriter();
-            return () -> {
-                credits.acquire();
-                w.send(Msg.MESSAGE);
-            };
-        }
-
-        @Override
-        void closeTransport() {
-            mailbox.close();
-        }
-    }
-
-    /** One JCTools MpscBlockingConsumerArrayQueue, large enough that an offer with credit fits. */
-    @State(Scope.Benchmark)
-    public static class MpscFanIn extends FanIn {
-        final MpscBlockingConsumerArrayQueue<Long> queue =
-                new MpscBlockingConsumerArrayQueue<>(2 * FAN_IN_WINDOW);
-
-        @Override
-        Partner.Step newWriterStep() {
-            return () -> {
-                credits.acquire();
-                if (!queue.offer(Msg.MESSAGE)) {
-                    throw new IllegalStateException("queue full although the writer held a credit");
-                }
-            };
-        }
-
-        @Override
-        void closeTransport() {
+            if (mailbox != null) {
+                mailbox.close();
+            }
         }
     }
 
     /**
-     * ysuite: 1000 virtual writers into one YMailbox; the reader polls until it has taken
-     * {@value #BATCH} more messages.
+     * {@value #FAN_IN_WRITERS} virtual writers into one reader, which takes {@value #BATCH} more
+     * messages per invocation.
      *
      * @param s state
      * @return messages taken so far
@@ -355,35 +377,7 @@ public class VirtualThreads {
      */
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    @Transport(label = "YMailbox (1000 virtual writers)", kind = Transport.Kind.YSUITE)
-    public long fanInMailbox(MailboxFanIn s) throws InterruptedException {
-        s.target += BATCH;
-        while (s.taken < s.target) {
-            s.mailbox.poll(s.count);
-            s.returnCredits();
-        }
-        return s.taken;
-    }
-
-    /**
-     * JCTools MpscBlockingConsumerArrayQueue: 1000 virtual writers; the reader takes, then
-     * drains, until it has taken {@value #BATCH} more messages.
-     *
-     * @param s state
-     * @return messages taken so far
-     * @throws InterruptedException if interrupted
-     */
-    @Benchmark
-    @OperationsPerInvocation(BATCH)
-    @Transport(label = "MpscBlockingConsumerArrayQueue (1000 virtual writers)", kind = Transport.Kind.BLOCKING)
-    public long fanInMpscBlocking(MpscFanIn s) throws InterruptedException {
-        s.target += BATCH;
-        while (s.taken < s.target) {
-            s.queue.take();
-            s.taken++;
-            s.queue.drain(s.count::accept);
-            s.returnCredits();
-        }
-        return s.taken;
+    public long fanIn(FanIn s) throws InterruptedException {
+        return s.take();
     }
 }

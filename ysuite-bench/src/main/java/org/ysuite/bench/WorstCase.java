@@ -52,8 +52,11 @@ import org.zeromq.ZMQ;
  * <p>The JMH thread pings, an echo thread owned by the state pongs. One invocation is a round
  * trip, counted as two messages, so the score is the one-way density in ns/msg.
  *
+ * <p>{@link #ypipe} measures the YPipe rows (one per signaler and policy); {@link #peer} every
+ * other contender, the one its state's {@code peer} parameter names ({@link Peer}, the factory).
+ *
  * <p>Longer than 500 lines on purpose: the report's worst-case scenario is this one JMH class
- * (its name is the scenario), so every contender's state and benchmark method lives here.
+ * (its name is the scenario), so every contender's ping-pong lives here beside its factory.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -79,6 +82,7 @@ public class WorstCase {
         Wake mainWake;
         Partner echo;
 
+        /** Makes the pipes and signalers and starts the echo. */
         @Setup(Level.Trial)
         public void setup() {
             // The pipes' readers wait as `spin` says ("pure park" parks at its first empty look,
@@ -101,6 +105,11 @@ public class WorstCase {
             });
         }
 
+        /**
+         * Stops the echo and closes the signalers.
+         *
+         * @throws Exception if the echo does not stop
+         */
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
             echo.stop(null);
@@ -131,84 +140,138 @@ public class WorstCase {
         return m;
     }
 
-    /** A blocking queue in each direction: put, then take. */
-    public abstract static class QueuePing {
-        BlockingQueue<Long> ping;
-        BlockingQueue<Long> pong;
-        Partner echo;
+    /** A running ping-pong: its echo thread started; {@link #pingPong} is the measured path. */
+    public interface Ping extends AutoCloseable {
+        /**
+         * Sends one message and waits for its echo, each side waiting the transport's way.
+         *
+         * @return the echoed value
+         * @throws Exception if the run is stopped or the transport fails
+         */
+        long pingPong() throws Exception;
+    }
 
-        abstract BlockingQueue<Long> newQueue();
+    /** The contenders beside the YPipe rows: the constant's name is the row's name ({@code -p peer=<name>}). */
+    public enum Peer {
+        /** java.util.concurrent.SynchronousQueue put/take. */
+        @Transport(label = "SynchronousQueue", kind = Transport.Kind.BLOCKING)
+        synchronousQueue(v -> new QueuePing(SynchronousQueue::new, 0, v)),
+        /** java.util.concurrent.LinkedTransferQueue put/take. */
+        @Transport(label = "LinkedTransferQueue", kind = Transport.Kind.BLOCKING)
+        linkedTransferQueue(v -> new QueuePing(LinkedTransferQueue::new, 0, v)),
+        /** java.util.concurrent.ArrayBlockingQueue put/take. */
+        @Transport(label = "ArrayBlockingQueue", kind = Transport.Kind.BLOCKING)
+        arrayBlockingQueue(v -> new QueuePing(() -> new ArrayBlockingQueue<>(Msg.CAPACITY), 0, v)),
+        /** JCTools MpscBlockingConsumerArrayQueue put/take. */
+        @Transport(label = "JCTools MpscBlockingConsumerArrayQueue", kind = Transport.Kind.BLOCKING)
+        jctoolsMpscBlocking(v -> new QueuePing(() -> new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY), 0, v)),
+        /**
+         * JCTools MpscBlockingConsumerArrayQueue whose two waiting sides spin as long as ysuite's
+         * default policy spins at most ({@link org.ysuite.WaitPolicy#DEFAULT_SPINS} rounds of
+         * {@code poll()} and {@link Thread#onSpinWait()}) before {@code take()}: the same-spin peer
+         * of the default-policy rows.
+         */
+        @Transport(label = "JCTools MpscBlockingConsumerArrayQueue (spin, then take)", kind = Transport.Kind.BLOCKING)
+        jctoolsMpscBlockingSpin(v -> new QueuePing(() -> new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY),
+                        org.ysuite.WaitPolicy.DEFAULT_SPINS, v)),
+        /** LockSupport park/unpark alone: the floor under every blocking row. */
+        @Transport(label = "LockSupport park/unpark (JVM floor)", kind = Transport.Kind.BASELINE)
+        parkUnpark(v -> new ParkPing()),
+        /** LMAX Disruptor with BlockingWaitStrategy. */
+        @Transport(label = "Disruptor (BlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
+        disruptorBlocking(v -> new DisruptorPing()),
+        /** JeroMQ inproc PAIR send/recv. */
+        @Transport(label = "JeroMQ inproc PAIR", kind = Transport.Kind.BLOCKING)
+        jeromqPair(v -> new ZmqPing()),
+        /** Local sockets: 8 bytes each way over a JDK Unix-domain SocketChannel. */
+        @Transport(label = "Unix-domain SocketChannel", kind = Transport.Kind.SOCKET)
+        unixSocketChannel(v -> new UnixSocketPing());
 
-        /** Takes the next message the way this peer waits: {@code take()}, unless a subclass spins first. */
-        Long receive(BlockingQueue<Long> q) throws InterruptedException {
-            return q.take();
+        private final Opener open;
+
+        Peer(Opener open) {
+            this.open = open;
         }
 
-        /** Starts the echo thread; {@link VirtualThreads} runs it in a virtual thread. */
-        Partner startEcho(Partner.Step step) {
-            return Partner.start("queue-echo", step);
+        /**
+         * Makes this contender's pair and starts its echo.
+         *
+         * @param virtualEcho whether a queue's echo runs in a virtual thread ({@link VirtualThreads})
+         * @return the ping-pong
+         * @throws Exception if it cannot be set up
+         */
+        public Ping open(boolean virtualEcho) throws Exception {
+            return open.open(virtualEcho);
         }
+    }
 
+    /** Makes a contender's ping-pong. */
+    private interface Opener {
+        Ping open(boolean virtualEcho) throws Exception;
+    }
+
+    /** Every contender but the YPipe rows, made by {@link Peer}. */
+    @State(Scope.Benchmark)
+    public static class Peers {
+        /** The contender (all of them unless {@code -p peer=...} says otherwise). */
+        @Param
+        public Peer peer;
+
+        Ping ping;
+
+        /**
+         * Opens the contender's pair and starts its echo.
+         *
+         * @throws Exception if it cannot be set up
+         */
         @Setup(Level.Trial)
-        public void setup() {
-            ping = newQueue();
-            pong = newQueue();
-            echo = startEcho(() -> pong.put(receive(ping)));
+        public void setup() throws Exception {
+            ping = peer.open(false);
         }
 
+        /**
+         * Stops the echo and frees the transport.
+         *
+         * @throws Exception if the echo does not stop
+         */
         @TearDown(Level.Trial)
         public void tearDown() throws Exception {
-            echo.stop(null);
-        }
-    }
-
-    /** java.util.concurrent.SynchronousQueue. */
-    @State(Scope.Benchmark)
-    public static class SynchronousQueuePing extends QueuePing {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new SynchronousQueue<>();
-        }
-    }
-
-    /** java.util.concurrent.LinkedTransferQueue. */
-    @State(Scope.Benchmark)
-    public static class LinkedTransferQueuePing extends QueuePing {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new LinkedTransferQueue<>();
-        }
-    }
-
-    /** java.util.concurrent.ArrayBlockingQueue. */
-    @State(Scope.Benchmark)
-    public static class ArrayBlockingQueuePing extends QueuePing {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new ArrayBlockingQueue<>(Msg.CAPACITY);
-        }
-    }
-
-    /** JCTools MpscBlockingConsumerArrayQueue. */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingPing extends QueuePing {
-        @Override
-        BlockingQueue<Long> newQueue() {
-            return new MpscBlockingConsumerArrayQueue<>(Msg.CAPACITY);
+            ping.close();
         }
     }
 
     /**
-     * JCTools MpscBlockingConsumerArrayQueue whose two waiting sides spin as long as ysuite's
-     * default policy spins at most ({@link org.ysuite.WaitPolicy#DEFAULT_SPINS} rounds of
-     * {@code poll()} and {@link Thread#onSpinWait()}) before {@code take()}: the same-spin peer of
-     * the default-policy rows.
+     * The contender its state holds: one round trip, each side waiting the transport's way.
+     *
+     * @param s state
+     * @return the echoed value
+     * @throws Exception if the run is stopped or the transport fails
      */
-    @State(Scope.Benchmark)
-    public static class MpscBlockingSpinPing extends MpscBlockingPing {
-        @Override
-        Long receive(BlockingQueue<Long> q) throws InterruptedException {
-            for (int round = 0; round < org.ysuite.WaitPolicy.DEFAULT_SPINS; round++) {
+    @Benchmark
+    @OperationsPerInvocation(2)
+    public long peer(Peers s) throws Exception {
+        return s.ping.pingPong();
+    }
+
+    /**
+     * A blocking queue in each direction: put, then take ({@code spins} rounds of poll first).
+     */
+    static final class QueuePing implements Ping {
+        final BlockingQueue<Long> ping;
+        final BlockingQueue<Long> pong;
+        private final int spins;
+        private final Partner echo;
+
+        QueuePing(java.util.function.Supplier<BlockingQueue<Long>> queues, int spins, boolean virtual) {
+            ping = queues.get();
+            pong = queues.get();
+            this.spins = spins;
+            Partner.Step step = () -> pong.put(receive(ping));
+            echo = virtual ? Partner.startVirtual("queue-echo", step) : Partner.start("queue-echo", step);
+        }
+
+        private Long receive(BlockingQueue<Long> q) throws InterruptedException {
+            for (int round = 0; round < spins; round++) {
                 Long m = q.poll();
                 if (m != null) {
                     return m;
@@ -217,81 +280,17 @@ public class WorstCase {
             }
             return q.take();
         }
-    }
 
-    private static Long queuePingPong(QueuePing s) throws InterruptedException {
-        s.ping.put(Msg.MESSAGE);
-        return s.receive(s.pong);
-    }
+        @Override
+        public long pingPong() throws InterruptedException {
+            ping.put(Msg.MESSAGE);
+            return receive(pong);
+        }
 
-    /**
-     * SynchronousQueue put/take.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if the run is stopped
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "SynchronousQueue", kind = Transport.Kind.BLOCKING)
-    public Long synchronousQueue(SynchronousQueuePing s) throws InterruptedException {
-        return queuePingPong(s);
-    }
-
-    /**
-     * LinkedTransferQueue put/take.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if the run is stopped
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "LinkedTransferQueue", kind = Transport.Kind.BLOCKING)
-    public Long linkedTransferQueue(LinkedTransferQueuePing s) throws InterruptedException {
-        return queuePingPong(s);
-    }
-
-    /**
-     * ArrayBlockingQueue put/take.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if the run is stopped
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "ArrayBlockingQueue", kind = Transport.Kind.BLOCKING)
-    public Long arrayBlockingQueue(ArrayBlockingQueuePing s) throws InterruptedException {
-        return queuePingPong(s);
-    }
-
-    /**
-     * JCTools MpscBlockingConsumerArrayQueue put/take.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if the run is stopped
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "JCTools MpscBlockingConsumerArrayQueue", kind = Transport.Kind.BLOCKING)
-    public Long jctoolsMpscBlocking(MpscBlockingPing s) throws InterruptedException {
-        return queuePingPong(s);
-    }
-
-    /**
-     * JCTools MpscBlockingConsumerArrayQueue put, then 200 rounds of poll before take, each side.
-     *
-     * @param s state
-     * @return the echoed message
-     * @throws InterruptedException if the run is stopped
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "JCTools MpscBlockingConsumerArrayQueue (spin, then take)", kind = Transport.Kind.BLOCKING)
-    public Long jctoolsMpscBlockingSpin(MpscBlockingSpinPing s) throws InterruptedException {
-        return queuePingPong(s);
+        @Override
+        public void close() throws InterruptedException {
+            echo.stop(null);
+        }
     }
 
     /**
@@ -306,16 +305,14 @@ public class WorstCase {
      * sees the new {@code ping} without parking. The echo's write of {@code pong} publishes the
      * reply; {@code main} is written before the first {@code ping} and so is visible to the echo.
      */
-    @State(Scope.Benchmark)
-    public static class ParkPing {
+    static final class ParkPing implements Ping {
         volatile long ping;
         volatile long pong;
         volatile Thread main;
         volatile Thread echoThread;
-        Partner echo;
+        private final Partner echo;
 
-        @Setup(Level.Trial)
-        public void setup() {
+        ParkPing() {
             echo = Partner.start("park-echo", () -> {
                 Thread self = Thread.currentThread();
                 if (echoThread == null) {
@@ -333,41 +330,32 @@ public class WorstCase {
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
+        @Override
+        public long pingPong() throws InterruptedException {
+            if (main == null) {
+                main = Thread.currentThread();
+            }
+            long next = ping + 1;
+            ping = next;
+            LockSupport.unpark(echoThread);
+            while (pong != next) {
+                echo.check();
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("parkUnpark stopped");
+                }
+                LockSupport.park(this);
+            }
+            return next;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             echo.stop(null);
         }
     }
 
-    /**
-     * LockSupport park/unpark alone: the floor under every blocking row.
-     *
-     * @param s state
-     * @return the echoed count
-     * @throws InterruptedException if the run is stopped (JMH's timeout interrupts)
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "LockSupport park/unpark (JVM floor)", kind = Transport.Kind.BASELINE)
-    public long parkUnpark(ParkPing s) throws InterruptedException {
-        if (s.main == null) {
-            s.main = Thread.currentThread();
-        }
-        long next = s.ping + 1;
-        s.ping = next;
-        LockSupport.unpark(s.echoThread);
-        while (s.pong != next) {
-            s.echo.check();
-            if (Thread.interrupted()) {
-                throw new InterruptedException("parkUnpark stopped");
-            }
-            LockSupport.park(s);
-        }
-        return next;
-    }
-
     /** Mutable event of the Disruptor rings. */
-    public static final class LongEvent {
+    static final class LongEvent {
         long value;
     }
 
@@ -375,21 +363,17 @@ public class WorstCase {
      * LMAX Disruptor, BlockingWaitStrategy: the echo is a BatchEventProcessor on the ping ring
      * that publishes to the pong ring; the pinger waits on the pong ring's barrier.
      */
-    @State(Scope.Benchmark)
-    public static class DisruptorPing {
-        RingBuffer<LongEvent> ping;
-        RingBuffer<LongEvent> pong;
-        SequenceBarrier pongBarrier;
-        Sequence pongConsumed;
-        BatchEventProcessor<LongEvent> echo;
-        Thread echoThread;
+    static final class DisruptorPing implements Ping {
+        private final RingBuffer<LongEvent> ping =
+                RingBuffer.createSingleProducer(LongEvent::new, 1024, new BlockingWaitStrategy());
+        private final RingBuffer<LongEvent> pong =
+                RingBuffer.createSingleProducer(LongEvent::new, 1024, new BlockingWaitStrategy());
+        private final SequenceBarrier pongBarrier = pong.newBarrier();
+        private final Sequence pongConsumed = new Sequence();
+        private final BatchEventProcessor<LongEvent> echo;
+        private final Thread echoThread;
 
-        @Setup(Level.Trial)
-        public void setup() {
-            ping = RingBuffer.createSingleProducer(LongEvent::new, 1024, new BlockingWaitStrategy());
-            pong = RingBuffer.createSingleProducer(LongEvent::new, 1024, new BlockingWaitStrategy());
-            pongBarrier = pong.newBarrier();
-            pongConsumed = new Sequence();
+        DisruptorPing() {
             pong.addGatingSequences(pongConsumed);
             echo = new BatchEventProcessorBuilder().build(ping, ping.newBarrier(),
                     (event, sequence, endOfBatch) -> {
@@ -403,8 +387,20 @@ public class WorstCase {
             echoThread.start();
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws InterruptedException {
+        @Override
+        public long pingPong() throws Exception {
+            long seq = ping.next();
+            ping.get(seq).value = seq;
+            ping.publish(seq);
+            long want = pongConsumed.get() + 1;
+            pongBarrier.waitFor(want);
+            long v = pong.get(want).value;
+            pongConsumed.set(want);
+            return v;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             echo.halt();
             echoThread.join(10_000);
             if (echoThread.isAlive()) {
@@ -413,41 +409,16 @@ public class WorstCase {
         }
     }
 
-    /**
-     * LMAX Disruptor with BlockingWaitStrategy.
-     *
-     * @param s state
-     * @return the echoed value
-     * @throws Exception if the wait fails (alert, timeout, interruption)
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "Disruptor (BlockingWaitStrategy)", kind = Transport.Kind.BLOCKING)
-    public long disruptorBlocking(DisruptorPing s) throws Exception {
-        long seq = s.ping.next();
-        s.ping.get(seq).value = seq;
-        s.ping.publish(seq);
-        long want = s.pongConsumed.get() + 1;
-        s.pongBarrier.waitFor(want);
-        long v = s.pong.get(want).value;
-        s.pongConsumed.set(want);
-        return v;
-    }
-
     /** JeroMQ inproc PAIR sockets; the echo thread owns its socket. */
-    @State(Scope.Benchmark)
-    public static class ZmqPing {
-        static final byte[] STOP = new byte[] {1};
-        final byte[] payload = new byte[8];
-        ZContext ctx;
-        ZMQ.Socket main;
-        Partner echo;
+    static final class ZmqPing implements Ping {
+        private static final byte[] STOP = new byte[] {1};
+        private final byte[] payload = new byte[8];
+        private final ZContext ctx = new ZContext();
+        private final ZMQ.Socket main = ctx.createSocket(SocketType.PAIR);
+        private final Partner echo;
 
-        @Setup(Level.Trial)
-        public void setup() throws InterruptedException {
-            ctx = new ZContext();
+        ZmqPing() {
             String addr = "inproc://worst-" + System.nanoTime();
-            main = ctx.createSocket(SocketType.PAIR);
             main.bind(addr);
             ZMQ.Socket peer = ctx.createSocket(SocketType.PAIR);
             peer.connect(addr);
@@ -461,40 +432,30 @@ public class WorstCase {
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
+        @Override
+        public long pingPong() {
+            main.send(payload, 0);
+            return main.recv(0).length;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             echo.stopWithoutInterrupt(() -> main.send(STOP, 0));
             main.close();
             ctx.close();
         }
     }
 
-    /**
-     * JeroMQ inproc PAIR send/recv.
-     *
-     * @param s state
-     * @return the echoed message
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "JeroMQ inproc PAIR", kind = Transport.Kind.BLOCKING)
-    public byte[] jeromqPair(ZmqPing s) {
-        s.main.send(s.payload, 0);
-        return s.main.recv(0);
-    }
+    /** A connected pair of JDK Unix-domain SocketChannels in blocking mode: 8 bytes each way. */
+    static final class UnixSocketPing implements Ping {
+        private final Path dir;
+        private final SocketChannel main;
+        private final SocketChannel peer;
+        private final ByteBuffer out = ByteBuffer.allocateDirect(8);
+        private final ByteBuffer in = ByteBuffer.allocateDirect(8);
+        private final Partner echo;
 
-    /** A connected pair of JDK Unix-domain SocketChannels in blocking mode. */
-    @State(Scope.Benchmark)
-    public static class UnixSocketPing {
-        Path dir;
-        SocketChannel main;
-        SocketChannel peer;
-        final ByteBuffer out = ByteBuffer.allocateDirect(8);
-        final ByteBuffer in = ByteBuffer.allocateDirect(8);
-        Partner echo;
-
-        @Setup(Level.Trial)
-        public void setup() throws IOException {
+        UnixSocketPing() throws IOException {
             SocketChannel[] pair = UnixSockets.connectedPair();
             dir = UnixSockets.lastDir;
             main = pair[0];
@@ -508,31 +469,22 @@ public class WorstCase {
             });
         }
 
-        @TearDown(Level.Trial)
-        public void tearDown() throws Exception {
+        @Override
+        public long pingPong() throws IOException {
+            out.clear();
+            out.putLong(0, 42);
+            UnixSockets.writeFully(main, out);
+            in.clear();
+            UnixSockets.readFully(main, in);
+            return in.get(0);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             echo.stop(() -> UnixSockets.closeQuietly(peer));
             UnixSockets.closeQuietly(main);
             UnixSockets.deleteQuietly(dir);
         }
-    }
-
-    /**
-     * Local sockets: 8 bytes each way over a JDK Unix-domain SocketChannel.
-     *
-     * @param s state
-     * @return the first echoed byte
-     * @throws IOException on a socket error
-     */
-    @Benchmark
-    @OperationsPerInvocation(2)
-    @Transport(label = "Unix-domain SocketChannel", kind = Transport.Kind.SOCKET)
-    public byte unixSocketChannel(UnixSocketPing s) throws IOException {
-        s.out.clear();
-        s.out.putLong(0, 42);
-        UnixSockets.writeFully(s.main, s.out);
-        s.in.clear();
-        UnixSockets.readFully(s.main, s.in);
-        return s.in.get(0);
     }
 
     /** Helpers for JDK Unix-domain socket channels. */

@@ -54,7 +54,8 @@ class SparseTrafficShutdownTest {
         root.addHandler(capture);
         try {
             for (int round = 0; round < 3; round++) {
-                SparseTraffic.DisruptorBlockingStream s = new SparseTraffic.DisruptorBlockingStream();
+                SparseTraffic.Peers s = new SparseTraffic.Peers();
+                s.peer = SparseTraffic.Peer.disruptorBlocking;
                 s.rate = 0; // idle: the reader sleeps in the wait strategy when the benchmark stops
                 s.setup();
                 awaitReaderAsleepInTheDisruptor();

@@ -12,14 +12,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code java -jar ysuite-bench.jar report amqp [--smoke|--quick|--full] [--out DIR]}: seed 003's
@@ -72,21 +68,10 @@ final class AmqpReportRunner {
         }
     }
 
-    static int run(String[] args) throws IOException {
-        Mode mode = Mode.QUICK;
-        Path out = null; // default: a new folder under results-amqp (RunFolder)
-        for (int i = 0; i < args.length; i++) {
-            ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
-            if (flag != null) {
-                mode = flag == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(flag.name());
-            } else if ("--out".equals(args[i]) && i + 1 < args.length) {
-                out = Paths.get(args[++i]);
-            } else {
-                System.err.println("unknown argument " + args[i]);
-                System.err.println("usage: report amqp [--smoke|--quick|--full] [--out DIR]");
-                return 2;
-            }
-        }
+    static int run(ReportArgs args) throws IOException {
+        ReportRunner.Mode plan = args.plan(ReportRunner.Mode.QUICK);
+        Mode mode = plan == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(plan.name());
+        Path out = args.path(ReportArgs.Option.OUT, null); // default: a new folder under results-amqp (RunFolder)
         boolean ownFolder = out == null;
         Path base = Paths.get("results-amqp");
         out = ownFolder ? RunFolder.create(base, java.time.LocalDateTime.now()) : out;
@@ -106,9 +91,7 @@ final class AmqpReportRunner {
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
         String machine = "## ysuite AMQP report (" + mode.name().toLowerCase(Locale.ROOT) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
-                + "- cpu: " + ReportRunner.cpuModel() + "\n"
-                + "- cores: " + Runtime.getRuntime().availableProcessors() + "\n"
-                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
+                + ReportRunner.machineLines(Runtime.getRuntime().availableProcessors())
                 + "- brokers: " + String.join(", ", brokers) + " (embedded: Apache Qpid Broker-J, memory store, in a JVM"
                 + " of its own started per run; rabbitmq: " + (brokers.contains("rabbitmq") ? rabbit
                         : "not run, YSUITE_RABBITMQ_URI unset") + ")\n"
@@ -143,18 +126,8 @@ final class AmqpReportRunner {
     }
 
     private static ChainedOptionsBuilder options(Mode mode, int threads, String include) {
-        return new OptionsBuilder()
-                .include(include)
-                .forks(1)
-                .warmupIterations(mode.warmups)
-                .warmupTime(TimeValue.milliseconds(mode.warmupMs))
-                .measurementIterations(mode.iterations)
-                .measurementTime(TimeValue.milliseconds(mode.iterationMs))
-                .threads(threads)
-                .timeout(TimeValue.seconds(120))
-                .shouldFailOnError(true)
-                .addProfiler(GCProfiler.class)
-                .verbosity(VerboseMode.NORMAL);
+        return ReportRunner.jmh(1, mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, threads, 120)
+                .include(include);
     }
 
     /** The tables: throughput per way with ysuite's ratio to the best other way; confirm latency. */

@@ -12,13 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 import org.ysuite.bench.net.ClientServer;
 import org.ysuite.bench.net.Netns;
 import org.ysuite.bench.net.Peer;
@@ -107,42 +104,19 @@ final class NetReportRunner {
         return s.toArray(new String[0]);
     }
 
-    static int run(String[] args) throws IOException {
-        Mode mode = Mode.QUICK;
-        Path out = null; // default: a new folder under results-net (RunFolder)
-        int streams = 3;
-        Boolean vethFlag = null;
+    static int run(ReportArgs args) throws IOException {
+        // the same plans, with network run lengths; the seed headline has no network part: quick
+        ReportRunner.Mode plan = args.plan(ReportRunner.Mode.QUICK);
+        Mode mode = plan == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(plan.name());
+        Path out = args.path(ReportArgs.Option.OUT, null); // default: a new folder under results-net (RunFolder)
+        int streams;
         try {
-            for (int i = 0; i < args.length; i++) {
-                ReportRunner.Mode flag = ReportRunner.Mode.ofFlag(args[i]);
-                if (flag != null) {
-                    // the same modes, with network run lengths; the seed headline has no network part: quick
-                    mode = flag == ReportRunner.Mode.SEED ? Mode.QUICK : Mode.valueOf(flag.name());
-                    continue;
-                }
-                switch (args[i]) {
-                    case "--out":
-                        out = Paths.get(args[++i]);
-                        break;
-                    case "--streams":
-                        streams = Integer.parseInt(args[++i]);
-                        break;
-                    case "--no-veth":
-                        vethFlag = false;
-                        break;
-                    case "--veth":
-                        vethFlag = true;
-                        break;
-                    default:
-                        return usage("unknown argument " + args[i]);
-                }
-            }
-        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-            return usage("bad arguments: " + e.getMessage());
+            streams = args.intValue(ReportArgs.Option.STREAMS, 3, 1, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            return ReportArgs.usage(args.section, e.getMessage());
         }
-        if (streams < 1) {
-            return usage("--streams must be >= 1, not " + streams);
-        }
+        Boolean vethFlag = args.has(ReportArgs.Option.NO_VETH) ? Boolean.FALSE
+                : args.has(ReportArgs.Option.VETH) ? Boolean.TRUE : null;
         // the veth pair doubles seed 003's runs: by default only in --full (the default plan stays a few minutes)
         boolean veth = mode != Mode.SMOKE && (vethFlag != null ? vethFlag : mode == Mode.FULL);
         boolean ownFolder = out == null;
@@ -188,10 +162,7 @@ final class NetReportRunner {
         int cores = Runtime.getRuntime().availableProcessors();
         String machine = "## ysuite network report (" + mode.name().toLowerCase(java.util.Locale.ROOT) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
-                + "- cpu: " + ReportRunner.cpuModel() + "\n"
-                + "- cores: " + cores + "\n"
-                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + "\n"
-                + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + "\n"
+                + ReportRunner.machineLines(cores)
                 + "- jmh: forks " + mode.forks + ", warmup " + mode.warmups + " x " + mode.warmupMs + " ms, measurement "
                 + mode.iterations + " x " + mode.iterationMs + " ms (latency: at least 5 x 1 s and 3 x 1 s), -prof gc; every server in its own JVM\n"
                 + "- 16 B round trip: " + mode.roundTrip[0] + " interleaved rounds of " + mode.roundTrip[1]
@@ -222,12 +193,6 @@ final class NetReportRunner {
             System.out.println(base.resolve(RunFolder.LATEST) + " points to this run; earlier runs are kept beside it");
         }
         return 0;
-    }
-
-    private static int usage(String problem) {
-        System.err.println(problem);
-        System.err.println("usage: report net [--smoke|--quick|--full] [--out DIR] [--streams N] [--veth|--no-veth]");
-        return 2;
     }
 
     static List<Options> plan(Mode mode, int streams, boolean veth) {
@@ -261,18 +226,8 @@ final class NetReportRunner {
     }
 
     private static ChainedOptionsBuilder options(Mode mode, int threads, String include) {
-        return new OptionsBuilder()
-                .include(include)
-                .forks(mode.forks)
-                .warmupIterations(mode.warmups)
-                .warmupTime(TimeValue.milliseconds(Math.max(1, mode.warmupMs)))
-                .measurementIterations(mode.iterations)
-                .measurementTime(TimeValue.milliseconds(mode.iterationMs))
-                .threads(threads)
-                .timeout(TimeValue.seconds(60))
-                .shouldFailOnError(true)
-                .addProfiler(GCProfiler.class)
-                .verbosity(VerboseMode.NORMAL);
+        return ReportRunner.jmh(mode.forks, mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, threads, 60)
+                .include(include);
     }
 
     /** The 16 B round trip of every request/response peer, as results of {@code net.RoundTrip.request}. */

@@ -26,8 +26,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * {@code java -jar ysuite-bench.jar report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR]
- * [--include REGEX]} ({@code report net ...} runs the network section instead: {@link NetReportRunner};
- * {@code report amqp ...} seed 003's AMQP row: {@link AmqpReportRunner}):
+ * [--include REGEX]} ({@code report net|amqp|zmq|zmq-peers ...} runs that section instead; every
+ * section's command line is parsed by {@link ReportArgs}):
  * runs the curated seed set through JMH's {@link Runner} API (every run with {@code -prof gc}),
  * reads the scores from the {@link RunResult}s it returns, prints the seed-style tables with the
  * ratios of each y-suite row to every peer of the same run, and writes into the results folder
@@ -87,26 +87,6 @@ public final class ReportRunner {
         final int forks;
         final int headlineForks;
 
-        /**
-         * The mode a command-line flag names ({@code --seed}, {@code --smoke}, {@code --all} or its
-         * former name {@code --quick}, {@code --full}), or null.
-         */
-        static Mode ofFlag(String arg) {
-            switch (arg) {
-                case "--seed":
-                    return SEED;
-                case "--smoke":
-                    return SMOKE;
-                case "--all":
-                case "--quick":
-                    return QUICK;
-                case "--full":
-                    return FULL;
-                default:
-                    return null;
-            }
-        }
-
         Mode(int warmups, int warmupMs, int iterations, int iterationMs, int forks, int headlineForks) {
             this.warmups = warmups;
             this.warmupMs = warmupMs;
@@ -120,7 +100,7 @@ public final class ReportRunner {
     /**
      * Runs the report.
      *
-     * @param args {@code [--seed|--all|--full|--smoke] [--out DIR] [--from DIR] [--include REGEX]}
+     * @param args the arguments after {@code report}: a section's word, a plan and options ({@link ReportArgs})
      * @return the process exit code: 0 on success, 1 if a benchmark failed, 2 on bad arguments
      * @throws IOException if the results cannot be written
      */
@@ -130,46 +110,28 @@ public final class ReportRunner {
             System.out.print(Help.text()); // the one help, for every section
             return 0;
         }
-        if (args.length > 0 && "net".equals(args[0])) {
-            return NetReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && "amqp".equals(args[0])) {
-            return AmqpReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && "zmq-peers".equals(args[0])) {
-            return ZmqPeersRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        if (args.length > 0 && "zmq".equals(args[0])) {
-            return ZmqReportRunner.run(java.util.Arrays.copyOfRange(args, 1, args.length));
-        }
-        Mode mode = Mode.SEED;
-        Path out = null; // default: a new folder under RESULTS
-        Path from = null;
-        String include = null;
+        ReportArgs line;
         try {
-            for (int i = 0; i < args.length; i++) {
-                Mode flag = Mode.ofFlag(args[i]);
-                if (flag != null) {
-                    mode = flag;
-                    continue;
-                }
-                switch (args[i]) {
-                    case "--out":
-                        out = Paths.get(args[++i]);
-                        break;
-                    case "--from":
-                        from = Paths.get(args[++i]);
-                        break;
-                    case "--include":
-                        include = args[++i];
-                        break;
-                    default:
-                        return usage("unknown argument " + args[i]);
-                }
-            }
-        } catch (ArrayIndexOutOfBoundsException e) {
-            return usage(args[args.length - 1] + " needs a value");
+            line = ReportArgs.parse(args);
+        } catch (IllegalArgumentException e) {
+            return ReportArgs.usage(ReportArgs.sectionOf(args), e.getMessage());
         }
+        switch (line.section) {
+            case NET:
+                return NetReportRunner.run(line);
+            case AMQP:
+                return AmqpReportRunner.run(line);
+            case ZMQ:
+                return ZmqReportRunner.run(line);
+            case ZMQ_PEERS:
+                return ZmqPeersRunner.run(line);
+            default:
+                break;
+        }
+        Mode mode = line.plan(Mode.SEED);
+        Path out = line.path(ReportArgs.Option.OUT, null); // default: a new folder under RESULTS
+        Path from = line.path(ReportArgs.Option.FROM, null);
+        String include = line.value(ReportArgs.Option.INCLUDE);
         if (from != null) {
             String json = new String(Files.readAllBytes(from.resolve(JSON)), StandardCharsets.UTF_8);
             render(from, new String(Files.readAllBytes(from.resolve("machine.md")), StandardCharsets.UTF_8),
@@ -282,13 +244,6 @@ public final class ReportRunner {
         return true;
     }
 
-    private static int usage(String problem) {
-        System.err.println(problem);
-        System.err.println("usage: report [--seed|--all|--full|--smoke] [--out DIR] [--from DIR] [--include REGEX]"
-                + " (report --help: every plan and option)");
-        return 2;
-    }
-
     /**
      * The JMH runs of a report: the headline scenarios with their own fork count (when it differs),
      * the rest of the seed set, then the scaling benchmark once per stream count.
@@ -325,18 +280,27 @@ public final class ReportRunner {
         return runs;
     }
 
-    private static Options options(Mode mode, int forks, int threads, String... includes) {
-        ChainedOptionsBuilder b = new OptionsBuilder()
+    /**
+     * The JMH options every section's runs share: the run lengths, forks and threads given, a
+     * timeout, failing on a benchmark's error, {@code -prof gc}.
+     */
+    static ChainedOptionsBuilder jmh(int forks, int warmups, int warmupMs, int iterations, int iterationMs, int threads,
+                                     int timeoutS) {
+        return new OptionsBuilder()
                 .forks(forks)
-                .warmupIterations(mode.warmups)
-                .warmupTime(TimeValue.milliseconds(Math.max(1, mode.warmupMs)))
-                .measurementIterations(mode.iterations)
-                .measurementTime(TimeValue.milliseconds(mode.iterationMs))
+                .warmupIterations(warmups)
+                .warmupTime(TimeValue.milliseconds(Math.max(1, warmupMs)))
+                .measurementIterations(iterations)
+                .measurementTime(TimeValue.milliseconds(iterationMs))
                 .threads(threads)
-                .timeout(TimeValue.seconds(60))
+                .timeout(TimeValue.seconds(timeoutS))
                 .shouldFailOnError(true)
                 .addProfiler(GCProfiler.class)
                 .verbosity(VerboseMode.NORMAL);
+    }
+
+    private static Options options(Mode mode, int forks, int threads, String... includes) {
+        ChainedOptionsBuilder b = jmh(forks, mode.warmups, mode.warmupMs, mode.iterations, mode.iterationMs, threads, 60);
         for (String inc : includes) {
             b.include(inc);
         }
@@ -405,17 +369,22 @@ public final class ReportRunner {
     private static String machine(Mode mode, int cores, Load load, long seconds) {
         return "## ysuite benchmark report (" + name(mode) + " run)\n\n"
                 + "- date: " + Instant.now() + "\n"
-                + "- cpu: " + cpuModel() + "\n"
-                + "- cores: " + cores + "\n"
-                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + " (" + System.getProperty("java.vendor") + ")\n"
-                + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch") + "\n"
+                + machineLines(cores)
                 + "- jmh: forks " + mode.forks + (mode.headlineForks == mode.forks ? ""
                         : " (" + mode.headlineForks + " for the worst-case and throughput scenarios)") + ", warmup " + mode.warmups + " x " + mode.warmupMs
                 + " ms, measurement " + mode.iterations + " x " + mode.iterationMs + " ms, -prof gc\n"
                 + "- run time: " + seconds + " s\n"
                 + load.markdown();
+    }
+
+    /** The machine's lines of every section's {@code machine.md}: cpu, cores, jdk, os. */
+    static String machineLines(int cores) {
+        return "- cpu: " + cpuModel() + "\n"
+                + "- cores: " + cores + "\n"
+                + "- jdk: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + " (" + System.getProperty("java.vendor") + ")\n"
+                + "- os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch") + "\n";
     }
 
     static String cpuModel() {

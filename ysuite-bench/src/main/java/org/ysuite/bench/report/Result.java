@@ -70,7 +70,9 @@ final class Result {
         String simple = benchmark.substring("org.ysuite.bench.".length());
         int dot = simple.lastIndexOf('.');
         this.scenario = simple.substring(0, dot);
-        this.method = simple.substring(dot + 1);
+        java.lang.reflect.Field contender = contender(benchmark, params);
+        Transport peer = contender == null ? null : contender.getAnnotation(Transport.class);
+        this.method = peer == null ? simple.substring(dot + 1) : contender.getName();
         this.params = params;
         this.threads = threads;
         this.density = density;
@@ -79,8 +81,12 @@ final class Result {
         this.allocPerMsg = allocPerMsg;
         this.forkScores = forkScores.clone();
         Transport t = transport(benchmark);
-        this.kind = t == null ? Transport.Kind.BLOCKING : t.kind();
-        this.label = label(t == null ? method : t.label(), params);
+        this.kind = peer != null ? peer.kind() : t == null ? Transport.Kind.BLOCKING : t.kind();
+        Map<String, String> shown = new TreeMap<>(params);
+        if (peer != null) {
+            shown.remove(Transport.PEER);
+        }
+        this.label = label(peer != null ? peer.label() : t == null ? method : t.label(), shown);
     }
 
     /** Number of forks measured. */
@@ -161,6 +167,43 @@ final class Result {
             }
         } catch (ClassNotFoundException e) {
             return null;
+        }
+        return null;
+    }
+
+    /**
+     * The contender a row of a benchmark over contenders measured: the enum constant (with its
+     * {@link Transport}) that its state's {@link Transport#PEER} parameter names. A
+     * row of an older run, whose benchmark method had the contender's name, finds it by that name
+     * among the class's contenders. Null for a row of a benchmark method of its own.
+     */
+    static java.lang.reflect.Field contender(String benchmark, Map<String, String> params) {
+        int dot = benchmark.lastIndexOf('.');
+        String method = benchmark.substring(dot + 1);
+        Class<?> c;
+        try {
+            c = Class.forName(benchmark.substring(0, dot));
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+        boolean renamed = Arrays.stream(c.getMethods()).noneMatch(m -> m.getName().equals(method));
+        String name = renamed ? method : params.get(Transport.PEER);
+        for (Method m : c.getMethods()) {
+            if (name == null || (renamed ? !m.isAnnotationPresent(org.openjdk.jmh.annotations.Benchmark.class)
+                    : !m.getName().equals(method))) {
+                continue;
+            }
+            for (Class<?> state : m.getParameterTypes()) {
+                try {
+                    Class<?> peers = state.getField(Transport.PEER).getType();
+                    java.lang.reflect.Field f = peers.isEnum() ? peers.getField(name) : null;
+                    if (f != null && f.isEnumConstant() && f.isAnnotationPresent(Transport.class)) {
+                        return f;
+                    }
+                } catch (NoSuchFieldException e) {
+                    // not a contenders' state, or no such contender
+                }
+            }
         }
         return null;
     }

@@ -71,60 +71,35 @@ public final class ZmqPeersRunner {
     /**
      * Runs the many-peers section.
      *
-     * @param args {@code [--peers N[,N...]] [--sockets router,pub] [--rounds R] [--out DIR] [--examples-jar JAR]}
+     * @param args the parsed command line: {@code [--peers N[,N...]] [--sockets router,pub] [--rounds R] [--out DIR] [--examples-jar JAR]}
      * @return 0 when every peer was served in every run, 1 otherwise, 2 on bad arguments
      * @throws IOException if the output cannot be written or the C program cannot be built
      */
-    public static int run(String[] args) throws IOException {
+    static int run(ReportArgs args) throws IOException {
+        List<String> sockets = args.has(ReportArgs.Option.SOCKETS)
+                ? List.of(args.value(ReportArgs.Option.SOCKETS).split(",")) : List.of("router", "pub");
+        Path out = args.path(ReportArgs.Option.OUT, Paths.get("results-zmq-peers"));
+        Path examples = args.path(ReportArgs.Option.EXAMPLES_JAR, null);
         int[] peers = {10_000};
-        List<String> sockets = List.of("router", "pub");
-        int rounds = 10;
-        Path out = Paths.get("results-zmq-peers");
-        Path examples = null;
+        int rounds;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--peers":
-                        peers = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                        break;
-                    case "--sockets":
-                        sockets = List.of(args[++i].split(","));
-                        break;
-                    case "--rounds":
-                        rounds = Integer.parseInt(args[++i]);
-                        break;
-                    case "--out":
-                        out = Paths.get(args[++i]);
-                        break;
-                    case "--examples-jar":
-                        examples = Paths.get(args[++i]);
-                        break;
-                    default:
-                        return usage("unknown argument " + args[i]);
-                }
+            rounds = args.intValue(ReportArgs.Option.ROUNDS, 10, 1, 999);
+            if (args.has(ReportArgs.Option.PEERS)) {
+                peers = Arrays.stream(args.value(ReportArgs.Option.PEERS).split(",")).mapToInt(Integer::parseInt).toArray();
             }
-        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-            return usage("bad value after " + args[args.length - 1]);
+        } catch (IllegalArgumentException e) { // NumberFormatException too
+            return ReportArgs.usage(args.section, e.getMessage());
         }
         for (int n : peers) {
             if (n < 1 || n > FD_LIMIT / 2 - 1000) {
-                return usage("--peers " + n + " must be between 1 and " + (FD_LIMIT / 2 - 1000));
+                return ReportArgs.usage(args.section, "--peers " + n + " must be between 1 and " + (FD_LIMIT / 2 - 1000));
             }
         }
         if (sockets.isEmpty() || !List.of("router", "pub").containsAll(sockets)) {
-            return usage("--sockets " + sockets + " must name router, pub or both");
-        }
-        if (rounds < 1 || rounds > 999) {
-            return usage("--rounds " + rounds + " must be between 1 and 999");
+            return ReportArgs.usage(args.section, "--sockets " + sockets + " must name router, pub or both");
         }
         Files.createDirectories(out);
         return new ZmqPeersRunner().execute(peers, sockets, rounds, out, examples);
-    }
-
-    private static int usage(String why) {
-        System.err.println("report zmq-peers: " + why
-                + "\nusage: report zmq-peers [--peers N[,N...]] [--sockets router,pub] [--rounds R] [--out DIR] [--examples-jar JAR]");
-        return 2;
     }
 
     private int execute(int[] peers, List<String> sockets, int rounds, Path out, Path examples) throws IOException {

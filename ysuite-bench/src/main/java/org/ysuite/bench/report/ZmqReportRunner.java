@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 import org.ysuite.bench.zmq.JeromqPerf;
 
 /**
- * {@code java -jar ysuite-bench.jar report zmq [--quick] [--rounds N] [--out DIR] [--examples-jar JAR]}:
+ * {@code java -jar ysuite-bench.jar report zmq [--quick|--all|--full] [--rounds N] [--out DIR] [--examples-jar JAR]}:
  * libzmq's perf tools as the yardstick. Each pair of programs runs as two processes on loopback tcp
  * with libzmq's command lines ({@code local_thr}/{@code remote_thr} PUSH/PULL for throughput,
  * {@code local_lat}/{@code remote_lat} REQ/REP for latency), and the runner parses the lines they print:
@@ -81,50 +81,22 @@ public final class ZmqReportRunner {
     /**
      * Runs the zmq section.
      *
-     * @param args {@code [--quick] [--rounds N] [--out DIR] [--examples-jar JAR]}
+     * @param args the parsed command line: {@code [--quick|--all|--full] [--rounds N] [--out DIR] [--examples-jar JAR]}
      * @return 0 when every run gave a figure, 1 when some failed (the table says which), 2 on bad arguments
      * @throws IOException if the output cannot be written
      */
-    public static int run(String[] args) throws IOException {
-        boolean quick = false;
-        int rounds = -1;
-        Path out = Paths.get("results");
-        Path examples = null;
+    static int run(ReportArgs args) throws IOException {
+        boolean quick = args.plan(ReportRunner.Mode.FULL) == ReportRunner.Mode.QUICK;
+        Path out = args.path(ReportArgs.Option.OUT, Paths.get("results"));
+        Path examples = args.path(ReportArgs.Option.EXAMPLES_JAR, null);
+        int rounds;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--quick":
-                        quick = true;
-                        break;
-                    case "--rounds":
-                        rounds = Integer.parseInt(args[++i]);
-                        break;
-                    case "--out":
-                        out = Paths.get(args[++i]);
-                        break;
-                    case "--examples-jar":
-                        examples = Paths.get(args[++i]);
-                        break;
-                    default:
-                        return usage("unknown argument " + args[i]);
-                }
-            }
-        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-            return usage("bad value after " + args[args.length - 1]);
-        }
-        if (rounds == -1) {
-            rounds = quick ? 1 : 2;
-        }
-        if (rounds < 1) {
-            return usage("--rounds " + rounds + " must be at least 1");
+            rounds = args.intValue(ReportArgs.Option.ROUNDS, quick ? 1 : 2, 1, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            return ReportArgs.usage(args.section, e.getMessage());
         }
         Files.createDirectories(out);
         return new ZmqReportRunner().execute(quick, rounds, out, examples);
-    }
-
-    private static int usage(String why) {
-        System.err.println("report zmq: " + why + "\nusage: report zmq [--quick] [--rounds N] [--out DIR] [--examples-jar JAR]");
-        return 2;
     }
 
     private int execute(boolean quick, int rounds, Path out, Path examples) throws IOException {

@@ -61,22 +61,23 @@ class LoadAndChartsTest {
     @Test
     void eachContenderHasOneColourOnEveryChart() {
         Result ysWorst = row("WorstCase.ypipe", "\"signaler\":\"pollset\",\"spin\":\"0\"");
-        Result ysThroughput = row("Throughput.ymailbox", "");
-        Result ysSparse = row("SparseTraffic.ypipeFixedSpin", "\"rate\":\"10000\"");
+        Result ysThroughput = row("Throughput.peer", "\"peer\":\"ymailbox\"");
+        Result ysSparse = row("SparseTraffic.peer", "\"peer\":\"ypipeFixedSpin\",\"rate\":\"10000\"");
         assertEquals(Charts.YSUITE, Charts.colour(ysWorst));
         assertEquals(Charts.YSUITE, Charts.colour(ysThroughput));
         assertEquals(Charts.YSUITE, Charts.colour(ysSparse));
         List<String> peers = List.of("jctoolsMpscBlocking", "linkedTransferQueue", "disruptorBlocking");
         for (String peer : peers) {
-            assertEquals(Charts.colour(row("WorstCase." + peer, "")), Charts.colour(row("Throughput." + peer, "")), peer);
-            assertEquals(Charts.colour(row("Throughput." + peer, "")),
-                    Charts.colour(row("SparseTraffic." + peer, "\"rate\":\"10000\"")), peer);
-            assertNotEquals(Charts.YSUITE, Charts.colour(row("Throughput." + peer, "")), peer);
+            String p = "\"peer\":\"" + peer + "\"";
+            assertEquals(Charts.colour(row("WorstCase.peer", p)), Charts.colour(row("Throughput.peer", p)), peer);
+            assertEquals(Charts.colour(row("Throughput.peer", p)),
+                    Charts.colour(row("SparseTraffic.peer", p + ",\"rate\":\"10000\"")), peer);
+            assertNotEquals(Charts.YSUITE, Charts.colour(row("Throughput.peer", p)), peer);
         }
-        assertNotEquals(Charts.colour(row("Throughput.jctoolsMpscBlocking", "")),
-                Charts.colour(row("Throughput.unixSocketChannel", "")));
-        assertNotEquals(Charts.colour(row("Throughput.synchronousQueue", "")),
-                Charts.colour(row("Throughput.unixSocketChannel", "")));
+        assertNotEquals(Charts.colour(row("Throughput.peer", "\"peer\":\"jctoolsMpscBlocking\"")),
+                Charts.colour(row("Throughput.peer", "\"peer\":\"unixSocketChannel\"")));
+        assertNotEquals(Charts.colour(row("Throughput.peer", "\"peer\":\"synchronousQueue\"")),
+                Charts.colour(row("Throughput.peer", "\"peer\":\"unixSocketChannel\"")));
     }
 
     @Test

@@ -57,12 +57,12 @@ class ReportReadingTest {
             rows.add(stable("WorstCase.ypipe", "\"signaler\":\"" + sig + "\",\"spin\":\"0\"", 4000 * ysFactor));
             rows.add(stable("WorstCase.ypipe", "\"signaler\":\"" + sig + "\",\"spin\":\"200\"", 30 * ysFactor));
         }
-        rows.add(stable("Throughput.jctoolsMpscBlocking", "", 40));
-        rows.add(stable("Throughput.unixSocketChannel", "", 4000));
-        rows.add(stable("WorstCase.jctoolsMpscBlocking", "", 4400));
-        rows.add(stable("WorstCase.unixSocketChannel", "", 6000));
-        rows.add(stable("WorstCase.parkUnpark", "", 4100));
-        rows.add(stable("WorstCase.jctoolsMpscBlockingSpin", "", 60));
+        rows.add(stable("Throughput.peer", "\"peer\":\"jctoolsMpscBlocking\"", 40));
+        rows.add(stable("Throughput.peer", "\"peer\":\"unixSocketChannel\"", 4000));
+        rows.add(stable("WorstCase.peer", "\"peer\":\"jctoolsMpscBlocking\"", 4400));
+        rows.add(stable("WorstCase.peer", "\"peer\":\"unixSocketChannel\"", 6000));
+        rows.add(stable("WorstCase.peer", "\"peer\":\"parkUnpark\"", 4100));
+        rows.add(stable("WorstCase.peer", "\"peer\":\"jctoolsMpscBlockingSpin\"", 60));
         return Result.fromJmhJson("[" + String.join(",", rows) + "]");
     }
 
@@ -141,7 +141,7 @@ class ReportReadingTest {
 
         List<String> rows = new ArrayList<>();
         rows.add(json("Throughput.ypipe", "\"signaler\":\"semaphore\"", 100, 875, new double[] {40, 300}));
-        rows.add(stable("Throughput.jctoolsMpscBlocking", "", 40));
+        rows.add(stable("Throughput.peer", "\"peer\":\"jctoolsMpscBlocking\"", 40));
         String md = new Report(Result.fromJmhJson("[" + String.join(",", rows) + "]"), 2).render("");
         String row = md.lines().filter(l -> l.startsWith("| throughput, flush per message: YPipe + YSemaphore vs best"))
                 .findFirst().orElseThrow();

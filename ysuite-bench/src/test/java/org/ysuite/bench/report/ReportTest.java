@@ -43,7 +43,7 @@ class ReportTest {
     @Test
     void readsJmhJsonWithLabelsKindsAndAllocation() {
         List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"pollset\"", 40, 0.001)
-                + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
+                + "," + result("Throughput.peer", "\"peer\":\"arrayBlockingQueue\"", 80, 0.4) + "]");
         assertEquals(2, rs.size());
         Result y = rs.get(0);
         assertEquals("Throughput", y.scenario);
@@ -53,6 +53,29 @@ class ReportTest {
         assertEquals(0.001, y.allocPerMsg, 1e-12);
         assertTrue(Double.isNaN(y.error));
         assertEquals(Transport.Kind.BLOCKING, rs.get(1).kind);
+    }
+
+    @Test
+    void aContenderRowTakesItsNameLabelAndKindFromThePeerParameter() {
+        Result r = Result.fromJmhJson("[" + result("WorstCase.peer", "\"peer\":\"parkUnpark\"", 40, 0) + "]").get(0);
+        assertEquals("WorstCase", r.scenario);
+        assertEquals("parkUnpark", r.method);
+        assertEquals("LockSupport park/unpark (JVM floor)", r.label);
+        assertEquals(Transport.Kind.BASELINE, r.kind);
+        Result sparse = Result.fromJmhJson("[" + result("SparseTraffic.peer",
+                "\"peer\":\"agronaBackoff\",\"rate\":\"10000\"", 40, 0) + "]").get(0);
+        assertEquals("Agrona OneToOneConcurrentArrayQueue + BackoffIdleStrategy", sparse.label);
+    }
+
+    @Test
+    void aRowOfAnOlderRunNamedByItsFormerMethodFindsItsContender() {
+        // before the contenders shared one method, each had a benchmark method of the row's name
+        Result r = Result.fromJmhJson("[" + result("Throughput.jctoolsSpsc", "", 40, 0) + "]").get(0);
+        assertEquals("jctoolsSpsc", r.method);
+        assertEquals("JCTools SpscArrayQueue (busy-spin)", r.label);
+        assertEquals(Transport.Kind.BUSY_SPIN, r.kind);
+        Result v = Result.fromJmhJson("[" + result("VirtualThreads.fanInMailbox", "", 40, 0) + "]").get(0);
+        assertEquals(Transport.Kind.YSUITE, v.kind);
     }
 
     @Test
@@ -106,8 +129,8 @@ class ReportTest {
     @Test
     void ratiosAreYsuitesAdvantagePeerDensityOverYsuiteDensity() {
         List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
-                + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4)
-                + "," + result("Throughput.unixSocketChannel", "", 4000, 0) + "]");
+                + "," + result("Throughput.peer", "\"peer\":\"arrayBlockingQueue\"", 80, 0.4)
+                + "," + result("Throughput.peer", "\"peer\":\"unixSocketChannel\"", 4000, 0) + "]");
         String md = new Report(rs, 2).render("");
         assertTrue(md.contains("| ArrayBlockingQueue | 2.00x |"), md);
         assertTrue(md.contains("| Unix-domain SocketChannel | 100.00x |"), md);
@@ -118,7 +141,7 @@ class ReportTest {
     @Test
     void missedTargetsSayMissed() {
         List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 100, 0)
-                + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
+                + "," + result("Throughput.peer", "\"peer\":\"arrayBlockingQueue\"", 80, 0.4) + "]");
         String md = new Report(rs, 2).render("");
         assertTrue(md.contains("0.80x | **missed**"), md);
     }
@@ -128,7 +151,7 @@ class ReportTest {
         List<Result> rs = Result.fromJmhJson("["
                 + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"0\"", 21, 0)
                 + "," + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"200\"", 1, 0)
-                + "," + result("WorstCase.parkUnpark", "", 20, 0) + "]");
+                + "," + result("WorstCase.peer", "\"peer\":\"parkUnpark\"", 20, 0) + "]");
         assertEquals(Transport.Kind.BASELINE, rs.get(2).kind);
         String md = new Report(rs, 2).render("");
         // at most 5 % above the floor: floor / y-suite = 20 / 21 = 0.952 >= 1 / 1.05
@@ -238,7 +261,7 @@ class ReportTest {
     void forkMeansComeFromRawDataAndShowAsSpread() {
         String withForks = result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
                 .replace("\"scoreUnit\":\"ns/op\"", "\"scoreUnit\":\"ns/op\",\"rawData\":[[30,32],[40,40],[50,48]]");
-        List<Result> rs = Result.fromJmhJson("[" + withForks + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4)
+        List<Result> rs = Result.fromJmhJson("[" + withForks + "," + result("Throughput.peer", "\"peer\":\"arrayBlockingQueue\"", 80, 0.4)
                 + "]");
         Result y = rs.get(0);
         assertEquals(3, y.forks());
@@ -252,7 +275,7 @@ class ReportTest {
     @Test
     void oneForkTablesHaveNoSpreadColumn() {
         List<Result> rs = Result.fromJmhJson("[" + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 40, 0)
-                + "," + result("Throughput.arrayBlockingQueue", "", 80, 0.4) + "]");
+                + "," + result("Throughput.peer", "\"peer\":\"arrayBlockingQueue\"", 80, 0.4) + "]");
         assertFalse(new Report(rs, 2).render("").contains("fork means"));
     }
 
@@ -309,18 +332,18 @@ class ReportTest {
     @Test
     void everyTargetRowGivesTheYsuiteFigureFirstAndTheOtherSecond() {
         List<Result> rs = Result.fromJmhJson("["
-                + result("Throughput.ymailbox", "", 6.8, 0)
-                + "," + result("Throughput.jctoolsMpscBlocking", "", 12.1, 0)
-                + "," + result("Throughput.offHeapYPipe", "", 20.5, 0)
-                + "," + result("Throughput.agronaRingBuffer", "", 41.0, 0)
+                + result("Throughput.peer", "\"peer\":\"ymailbox\"", 6.8, 0)
+                + "," + result("Throughput.peer", "\"peer\":\"jctoolsMpscBlocking\"", 12.1, 0)
+                + "," + result("Throughput.peer", "\"peer\":\"offHeapYPipe\"", 20.5, 0)
+                + "," + result("Throughput.peer", "\"peer\":\"agronaRingBuffer\"", 41.0, 0)
                 + "," + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 15.0, 0)
-                + "," + result("Throughput.unixSocketChannel", "", 1950, 0)
-                + "," + result("Throughput.jctoolsSpsc", "", 9.0, 0)
+                + "," + result("Throughput.peer", "\"peer\":\"unixSocketChannel\"", 1950, 0)
+                + "," + result("Throughput.peer", "\"peer\":\"jctoolsSpsc\"", 9.0, 0)
                 + "," + result("SenderBatch.ypipe", "\"batch\":\"32\"", 4.5, 0)
                 + "," + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"0\"", 36000, 0)
-                + "," + result("WorstCase.parkUnpark", "", 35000, 0)
-                + "," + result("WorstCase.arrayBlockingQueue", "", 41000, 0)
-                + "," + result("WorstCase.unixSocketChannel", "", 48000, 0)
+                + "," + result("WorstCase.peer", "\"peer\":\"parkUnpark\"", 35000, 0)
+                + "," + result("WorstCase.peer", "\"peer\":\"arrayBlockingQueue\"", 41000, 0)
+                + "," + result("WorstCase.peer", "\"peer\":\"unixSocketChannel\"", 48000, 0)
                 + "," + result("ipc.IpcThroughput.ysuite", "\"bytes\":\"8\",\"spin\":\"0\"", 100, 0)
                 + "," + result("ipc.IpcThroughput.aeron", "\"bytes\":\"8\",\"idle\":\"busyspin\"", 150, 0)
                 + "," + result("ipc.IpcThroughput.unixSocket", "\"bytes\":\"8\"", 1900, 0) + "]");
@@ -358,8 +381,8 @@ class ReportTest {
         assertTrue(seed.get(0).getWarmupIterations().get() * seed.get(0).getWarmupTime().get().convertTo(
                 TimeUnit.MILLISECONDS) >= 2000, "warm-up");
         assertTrue(seed.get(0).getMeasurementIterations().get() >= 8, "enough iterations for an honest error");
-        assertEquals(ReportRunner.Mode.SEED, ReportRunner.Mode.ofFlag("--seed"));
-        assertEquals(ReportRunner.Mode.QUICK, ReportRunner.Mode.ofFlag("--all"));
+        assertEquals(ReportRunner.Mode.SEED, ReportArgs.parse(new String[] {"--seed"}).plan(null));
+        assertEquals(ReportRunner.Mode.QUICK, ReportArgs.parse(new String[] {"--all"}).plan(null));
         Progress p = new Progress(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), System.out);
         seed.forEach(p::plan);
         assertTrue(p.total() <= 32, "the seed plan must stay short: " + p.total() + " benchmarks");
@@ -369,9 +392,9 @@ class ReportTest {
     void theHeadlineHasTheSeedTablesAndBothScenariosWithoutTheRest() {
         List<Result> rs = Result.fromJmhJson("["
                 + result("WorstCase.ypipe", "\"signaler\":\"semaphore\",\"spin\":\"0\"", 36000, 0)
-                + "," + result("WorstCase.unixSocketChannel", "", 48000, 0)
+                + "," + result("WorstCase.peer", "\"peer\":\"unixSocketChannel\"", 48000, 0)
                 + "," + result("Throughput.ypipe", "\"signaler\":\"semaphore\"", 15.0, 0)
-                + "," + result("Throughput.unixSocketChannel", "", 1950, 0) + "]");
+                + "," + result("Throughput.peer", "\"peer\":\"unixSocketChannel\"", 1950, 0) + "]");
         String h = new Report(rs, 2).headline();
         assertTrue(h.contains("### Seed 000, worst-case scenario"), h);
         assertTrue(h.contains("### Seed 000, maximal throughput scenario"), h);

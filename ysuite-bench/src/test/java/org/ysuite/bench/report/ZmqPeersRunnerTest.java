@@ -16,11 +16,12 @@ class ZmqPeersRunnerTest {
     Path tmp;
 
     private int run(String... args) throws IOException {
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--out";
-        all[args.length + 1] = tmp.resolve("out").toString();
-        return ZmqPeersRunner.run(all);
+        String[] all = new String[args.length + 3];
+        all[0] = "zmq-peers";
+        System.arraycopy(args, 0, all, 1, args.length);
+        all[args.length + 1] = "--out";
+        all[args.length + 2] = tmp.resolve("out").toString();
+        return ReportRunner.run(all);
     }
 
     @Test
