@@ -483,6 +483,16 @@ public final class ZmqSocket implements AutoCloseable {
         setOption("ZAP_DOMAIN", domain);
     }
 
+    /**
+     * How many connections this socket dropped before their handshake completed: peers refused by ZAP or
+     * by the security mechanism (a CURVE box that did not open, a wrong server key), a wrong socket type,
+     * a handshake timeout. Each is also told to the event listener as {@link ZmqEvent.Kind#HANDSHAKE_FAILED}
+     * with its reason. Any thread.
+     */
+    public long handshakeFailures() {
+        return peers.handshakeFailures.sum();
+    }
+
     /** The send high-water mark. */
     public int getSendHwm() {
         return options.sendHwm;

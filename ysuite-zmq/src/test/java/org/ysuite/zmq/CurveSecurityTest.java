@@ -111,6 +111,7 @@ class CurveSecurityTest {
             stranger.send("never seen", ZmqSocket.DONTWAIT);
             assertTrue(events.await(ZmqEvent.Kind.HANDSHAKE_FAILED).reason().startsWith("CURVE authentication failed: ZAP 400"));
             assertTrue(strangerEvents.await(ZmqEvent.Kind.HANDSHAKE_FAILED).reason().contains("peer error: 400"));
+            assertEquals(1, pull.handshakeFailures(), "the refusal is counted");
 
             ZmqSocket friend = ctx.socket(SocketType.PUSH);
             friend.setLinger(0);
