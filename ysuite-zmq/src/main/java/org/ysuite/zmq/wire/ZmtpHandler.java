@@ -51,12 +51,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     private boolean peerGone;
     private int minorVersion;
     private volatile ZmtpPeer peer;
-    /** CURVE's MESSAGE boxes once its handshake is done; null for NULL and PLAIN (frames go in clear). */
-    private CurveCodec codec;
-    /** CURVE: bytes given to {@link #writeFramed} that do not yet make a whole frame. */
-    private ByteBuf framedRest;
-    /** CURVE: the bytes of the message being received (its frames so far), against maxMessageSize. */
-    private long boxedMessageBytes;
+    /** CURVE's traffic phase once its handshake is done; null for NULL and PLAIN (frames go in clear). */
+    private CurveTraffic curve;
 
     ZmtpHandler(Channel channel, ZmtpOptions options, ZmtpListener listener) {
         this.channel = channel;
@@ -195,51 +191,14 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             if (mechanism.command(in, offset, length, this)) {
                 handshakeComplete();
             }
-        } else if (codec != null) {
-            boxed(in, offset, length);
+        } else if (curve != null) {
+            curve.received(in, offset, length);
         } else {
             trafficCommand(in, offset, length);
         }
     }
 
-    /**
-     * CURVE's traffic phase (RFC 26): every frame and command comes as a MESSAGE box (libzmq 4.3 sends it
-     * as a message frame, RFC 25 as a command frame: both are taken). Anything else, a replayed or
-     * reordered nonce, or a bad MAC ends the connection.
-     */
-    private void boxed(ByteBuf in, int offset, int length) throws ZmtpProtocolException {
-        ByteBuf plain = codec.open(ctx.alloc(), in, offset, length);
-        try {
-            int flags = plain.readByte();
-            int at = plain.readerIndex();
-            int size = plain.readableBytes();
-            if ((flags & CurveCodec.FLAG_COMMAND) != 0) {
-                if (size < 1 || plain.getUnsignedByte(at) > size - 1) {
-                    throw new ZmtpProtocolException("malformed command in a MESSAGE box: a name of "
-                            + (size < 1 ? "no" : Integer.toString(plain.getUnsignedByte(at))) + " B in " + size + " B",
-                            false);
-                }
-                if (ZmtpCommands.isNamed(plain, at, size, ZmtpCommands.ERROR)) {
-                    peerError(ZmtpCommands.errorReason(plain, at, size));
-                } else {
-                    trafficCommand(plain, at, size);
-                }
-                return;
-            }
-            boolean more = (flags & CurveCodec.FLAG_MORE) != 0;
-            long max = options.maxMessageSize();
-            if (max >= 0 && size > max - boxedMessageBytes) {
-                throw new ZmtpProtocolException("message of more than " + max + " B (" + boxedMessageBytes
-                        + " B, then a frame of " + size + " B) over maxMessageSize " + max, false);
-            }
-            boxedMessageBytes = more ? boxedMessageBytes + size : 0;
-            plainFrame(plain, at, size, more);
-        } finally {
-            plain.release();
-        }
-    }
-
-    private void trafficCommand(ByteBuf in, int offset, int length) throws ZmtpProtocolException {
+    void trafficCommand(ByteBuf in, int offset, int length) throws ZmtpProtocolException {
         if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.PING)) {
             ping(in, offset, length);
         } else if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.SUBSCRIBE)) {
@@ -250,7 +209,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         // PONG: its arrival already counted as traffic. Other commands are ignored, as libzmq ignores them.
     }
 
-    private void peerError(String reason) {
+    void peerError(String reason) {
         // RFC 27's status codes, as libzmq's servers send them when ZAP refuses a peer
         drop("peer error: " + reason + (reason.matches("[345]00")
                 ? " (the server's ZAP handler refused this side's credentials)" : ""));
@@ -308,7 +267,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         byte[] identity = ZmtpCommands.property(properties, NullMechanism.IDENTITY);
         ZmtpPeer p = new ZmtpPeer(type, identity == null ? new byte[0] : identity, minorVersion,
                 mechanism.name(), properties);
-        codec = mechanism.codec();
+        CurveCodec codec = mechanism.codec();
+        curve = codec == null ? null : new CurveTraffic(this, codec, encoder, ctx.alloc(), options.maxMessageSize());
         ready = true;
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
@@ -321,14 +281,14 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     /** One message frame from the decoder ({@code size} bytes at {@code offset}); under CURVE a MESSAGE box. */
     void frame(ByteBuf in, int offset, int size, boolean more) throws ZmtpProtocolException {
-        if (codec != null) {
-            boxed(in, offset, size);
+        if (curve != null) {
+            curve.received(in, offset, size);
         } else {
             plainFrame(in, offset, size, more);
         }
     }
 
-    private void plainFrame(ByteBuf in, int offset, int size, boolean more) {
+    void plainFrame(ByteBuf in, int offset, int size, boolean more) {
         if (takesSubscriptions && !inMessage && !more && size > 0) {
             byte first = in.getByte(offset);
             if (first == 0 || first == 1) {
@@ -364,17 +324,10 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
 
     /** Queues a whole command frame: in clear, or under CURVE (after its handshake) in a MESSAGE box. */
     private void queueCommand(ByteBuf commandFrame) {
-        if (codec == null) {
+        if (curve == null) {
             encoder.command(commandFrame);
-            return;
-        }
-        try {
-            int header = (commandFrame.getByte(commandFrame.readerIndex()) & ZmtpCommands.FLAG_LONG) != 0 ? 9 : 2;
-            int at = commandFrame.readerIndex() + header;
-            encoder.framed(codec.seal(ctx.alloc(), commandFrame, at, commandFrame.writerIndex() - at,
-                    CurveCodec.FLAG_COMMAND));
-        } finally {
-            commandFrame.release();
+        } else {
+            curve.command(commandFrame);
         }
     }
 
@@ -426,81 +379,33 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     @Override
     public void writeFrame(ByteBuf data, boolean more) {
         if (writable(data, "writeFrame")) {
-            if (codec == null) {
+            if (curve == null) {
                 encoder.frame(data, more);
             } else {
-                seal(data, data.readerIndex(), data.readableBytes(), more);
-                data.release();
+                curve.frame(data, more);
             }
         }
-    }
-
-    private void seal(ByteBuf data, int offset, int length, boolean more) {
-        encoder.framed(codec.seal(ctx.alloc(), data, offset, length, more ? CurveCodec.FLAG_MORE : 0));
     }
 
     @Override
     public void writeSubscription(ByteBuf topic, boolean subscribe) {
         if (writable(topic, "writeSubscription")) {
-            if (codec == null) {
+            if (curve == null) {
                 encoder.subscription(topic, subscribe, minorVersion);
-                return;
+            } else {
+                curve.subscription(topic, subscribe);
             }
-            // Under CURVE a subscription travels as ZMTP 3.0's subscription message (1 or 0, then the
-            // topic) in a box: libzmq 4.3's XPUB takes that form from every peer.
-            ByteBuf message = ctx.alloc().buffer(1 + topic.readableBytes());
-            message.writeByte(subscribe ? 1 : 0).writeBytes(topic);
-            topic.release();
-            seal(message, message.readerIndex(), message.readableBytes(), false);
-            message.release();
         }
     }
 
     @Override
     public void writeFramed(ByteBuf framed) {
         if (writable(framed, "writeFramed")) {
-            if (codec == null) {
+            if (curve == null) {
                 encoder.framed(framed);
             } else {
-                sealFramed(framed);
+                curve.framed(framed);
             }
-        }
-    }
-
-    /** CURVE: boxes each whole frame among the framed bytes; a frame cut short waits for the next call. */
-    private void sealFramed(ByteBuf framed) {
-        ByteBuf b = framed;
-        if (framedRest != null) {
-            b = ctx.alloc().buffer(framedRest.readableBytes() + framed.readableBytes());
-            b.writeBytes(framedRest).writeBytes(framed);
-            framedRest.release();
-            framedRest = null;
-            framed.release();
-        }
-        try {
-            for (;;) {
-                int ri = b.readerIndex();
-                int avail = b.readableBytes();
-                if (avail < 2) {
-                    break;
-                }
-                int flags = b.getByte(ri);
-                int header = (flags & ZmtpCommands.FLAG_LONG) != 0 ? 9 : 2;
-                if (avail < header) {
-                    break;
-                }
-                long size = header == 9 ? b.getLong(ri + 1) : b.getUnsignedByte(ri + 1);
-                if (avail - header < size) {
-                    break;
-                }
-                seal(b, ri + header, (int) size, (flags & ZmtpCommands.FLAG_MORE) != 0);
-                b.readerIndex(ri + header + (int) size);
-            }
-            if (b.isReadable()) {
-                framedRest = ctx.alloc().buffer(b.readableBytes()).writeBytes(b);
-            }
-        } finally {
-            b.release();
         }
     }
 
@@ -610,9 +515,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             handshakeTimer = null;
         }
         decoder.release();
-        if (framedRest != null) {
-            framedRest.release();
-            framedRest = null;
+        if (curve != null) {
+            curve.release();
         }
         if (peerGone) {
             channel.close();
