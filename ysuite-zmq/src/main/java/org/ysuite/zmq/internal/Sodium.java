@@ -86,14 +86,30 @@ public final class Sodium {
                                          @In byte[] k);
     }
 
+    /**
+     * The message path's functions with every pointer passed as its address in a Java {@code long}: an
+     * all-primitive signature, which jnr-ffi calls through its fastest stub, with no marshalling and no
+     * allocation. A pointer and a 64-bit integer travel in the same register on the 64-bit ABIs jnr-ffi
+     * supports (x86-64 System V, AArch64). The caller keeps the memory alive and sized for the call.
+     */
+    public interface Raw {
+        /** {@code crypto_box_easy_afternm(c, m, mlen, n, k)}, by address. */
+        int crypto_box_easy_afternm(long c, long m, long mlen, long n, long k);
+
+        /** {@code crypto_box_open_easy_afternm(m, c, clen, n, k)}, by address: 0, or -1 when the MAC does not verify. */
+        int crypto_box_open_easy_afternm(long m, long c, long clen, long n, long k);
+    }
+
     private static final class Holder {
         static final Lib LIB;
         static final Boxes BOXES;
+        static final Raw RAW;
         static final Throwable FAILURE;
 
         static {
             Lib lib = null;
             Boxes boxes = null;
+            Raw raw = null;
             Throwable failure = null;
             // "sodium" finds libsodium.so (the -dev symlink) or, through jnr-ffi's search, the versioned
             // library; the explicit soname covers a runtime-only install (Debian's libsodium23).
@@ -101,6 +117,8 @@ public final class Sodium {
                 try {
                     lib = LibraryLoader.create(Lib.class).failImmediately().load(name);
                     boxes = LibraryLoader.create(Boxes.class).failImmediately().load(name);
+                    raw = jnr.ffi.Platform.getNativePlatform().addressSize() == 64
+                            ? LibraryLoader.create(Raw.class).failImmediately().load(name) : null;
                     if (lib.sodium_init() < 0) {
                         throw new IllegalStateException("sodium_init() failed");
                     }
@@ -109,6 +127,7 @@ public final class Sodium {
                 } catch (Throwable t) {
                     lib = null;
                     boxes = null;
+                    raw = null;
                     if (failure == null) {
                         failure = t;
                     }
@@ -116,6 +135,7 @@ public final class Sodium {
             }
             LIB = lib;
             BOXES = boxes;
+            RAW = raw;
             FAILURE = failure;
         }
     }
@@ -141,6 +161,14 @@ public final class Sodium {
             throw unavailable();
         }
         return Holder.BOXES;
+    }
+
+    /** The message path by address; null where pointers are not 64-bit (then use {@link #boxes()}). */
+    public static Raw raw() {
+        if (Holder.FAILURE != null) {
+            throw unavailable();
+        }
+        return Holder.RAW;
     }
 
     /** Whether libsodium could be loaded. */

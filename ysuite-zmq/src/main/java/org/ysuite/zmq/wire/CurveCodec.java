@@ -17,11 +17,13 @@ import org.ysuite.zmq.internal.Sodium;
  * up by one per box from where the handshake left it, and a box whose short nonce is not above the last
  * one accepted is refused (a replay or a reordering) before its MAC is checked.
  *
- * <p><b>Memory.</b> A box is built in one direct buffer: the frame header, the name and nonce, then the
- * plain text is copied behind the MAC's place and encrypted in place (libsodium's {@code _easy}
- * functions allow overlap); opening copies the box into a direct buffer and decrypts in place. Both run
- * on the connection's I/O thread and allocate two small {@link java.nio.ByteBuffer} views per box, and
- * nothing on the application's thread. Event loop only.
+ * <p><b>Memory.</b> A box is built in one pooled direct buffer: the frame header, the name and nonce,
+ * then the plain text is copied behind the MAC's place and encrypted in place (libsodium's {@code _easy}
+ * functions allow overlap); opening copies the box into a pooled direct buffer and decrypts in place.
+ * The nonces and the key live in a small direct block of their own, and libsodium is called with
+ * addresses ({@link Sodium#raw()}), so a box costs no Java allocation beyond Netty's pooled buffer; where
+ * Netty cannot give addresses (no {@code Unsafe}) two {@link java.nio.ByteBuffer} views per box are passed
+ * instead. All of it on the connection's I/O thread, none on the application's. Event loop only.
  */
 final class CurveCodec {
 
@@ -39,6 +41,14 @@ final class CurveCodec {
     private final byte[] receiveNonce = new byte[Sodium.NONCE_BYTES];
     private long sent;
     private long received;
+    /** The send nonce (24 B), the receive nonce (24 B) and the key (32 B) in direct memory; null until used or without addresses. */
+    private ByteBuf secrets;
+    private long secretsAddress;
+    /** Whether the by-address path is unavailable (no 64-bit pointers, or Netty gives no addresses). */
+    private boolean noAddresses;
+    private static final int SEND_NONCE = 0;
+    private static final int RECEIVE_NONCE = 24;
+    private static final int KEY = 48;
 
     /**
      * @param key the precomputed key ({@code crypto_box_beforenm} of the peer's short-term public key and ours); copied
@@ -56,6 +66,23 @@ final class CurveCodec {
 
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The block of nonces and key by address, made on first use; null where addresses are not to be had. */
+    private ByteBuf secrets(ByteBufAllocator alloc) {
+        if (secrets != null || noAddresses) {
+            return secrets;
+        }
+        ByteBuf b = alloc.directBuffer(80, 80);
+        if (!b.hasMemoryAddress() || Sodium.raw() == null) {
+            b.release();
+            noAddresses = true;
+            return null;
+        }
+        b.writeBytes(sendNonce, 0, 24).writeBytes(receiveNonce, 0, 24).writeBytes(key);
+        secrets = b;
+        secretsAddress = b.memoryAddress();
+        return b;
     }
 
     /** The short nonce of the last box sent. */
@@ -82,13 +109,22 @@ final class CurveCodec {
                 throw new IllegalStateException("CURVE short nonce exhausted (2^64 boxes)");
             }
             out.writeLong(nonce);
-            putLong(sendNonce, 16, nonce);
             int boxAt = out.writerIndex();
             out.writerIndex(boxAt + Sodium.MAC_BYTES);
             out.writeByte(flags);
             out.writeBytes(data, offset, length);
-            int rc = Sodium.boxes().crypto_box_easy_afternm(out.nioBuffer(boxAt, Sodium.MAC_BYTES + 1 + length),
-                    out.nioBuffer(boxAt + Sodium.MAC_BYTES, 1 + length), 1 + length, sendNonce, key);
+            ByteBuf s = secrets(alloc);
+            int rc;
+            if (s != null && out.hasMemoryAddress()) {
+                s.setLong(SEND_NONCE + 16, nonce);
+                long c = out.memoryAddress() + boxAt;
+                rc = Sodium.raw().crypto_box_easy_afternm(c, c + Sodium.MAC_BYTES, 1 + length,
+                        secretsAddress + SEND_NONCE, secretsAddress + KEY);
+            } else {
+                putLong(sendNonce, 16, nonce);
+                rc = Sodium.boxes().crypto_box_easy_afternm(out.nioBuffer(boxAt, Sodium.MAC_BYTES + 1 + length),
+                        out.nioBuffer(boxAt + Sodium.MAC_BYTES, 1 + length), 1 + length, sendNonce, key);
+            }
             if (rc != 0) {
                 throw new IllegalStateException("crypto_box_easy_afternm failed: " + rc);
             }
@@ -127,9 +163,18 @@ final class CurveCodec {
         boolean done = false;
         try {
             box.writeBytes(in, offset + HEADER, clen);
-            putLong(receiveNonce, 16, nonce);
-            int rc = Sodium.boxes().crypto_box_open_easy_afternm(box.nioBuffer(Sodium.MAC_BYTES, clen - Sodium.MAC_BYTES),
-                    box.nioBuffer(0, clen), clen, receiveNonce, key);
+            ByteBuf s = secrets(alloc);
+            int rc;
+            if (s != null && box.hasMemoryAddress()) {
+                s.setLong(RECEIVE_NONCE + 16, nonce);
+                long c = box.memoryAddress();
+                rc = Sodium.raw().crypto_box_open_easy_afternm(c + Sodium.MAC_BYTES, c, clen,
+                        secretsAddress + RECEIVE_NONCE, secretsAddress + KEY);
+            } else {
+                putLong(receiveNonce, 16, nonce);
+                rc = Sodium.boxes().crypto_box_open_easy_afternm(box.nioBuffer(Sodium.MAC_BYTES,
+                        clen - Sodium.MAC_BYTES), box.nioBuffer(0, clen), clen, receiveNonce, key);
+            }
             if (rc != 0) {
                 throw new ZmtpProtocolException("MESSAGE box does not verify (bad MAC) at short nonce "
                         + Long.toUnsignedString(nonce), false);
@@ -145,9 +190,15 @@ final class CurveCodec {
         }
     }
 
-    /** Zeroes the key. */
+    /** Zeroes the key (both copies) and releases the direct block. */
     void destroy() {
         Arrays.fill(key, (byte) 0);
+        ByteBuf s = secrets;
+        secrets = null;
+        if (s != null) {
+            s.setZero(0, s.capacity());
+            s.release();
+        }
     }
 
     static void putLong(byte[] b, int at, long v) {
