@@ -96,32 +96,9 @@ final class CurveCodec {
      * as libzmq 4.3 sends it. {@code data} is not released.
      */
     ByteBuf seal(ByteBufAllocator alloc, ByteBuf data, int offset, int length, int flags) {
-        ByteBuf out = alloc.directBuffer(sealedSize(length));
-        boolean done = false;
-        try {
-            sealInto(alloc, out, data, offset, length, flags);
-            done = true;
-            return out;
-        } finally {
-            if (!done) {
-                out.release();
-            }
-        }
-    }
-
-    /** The bytes {@link #seal} writes for {@code length} bytes of data: the frame header and the MESSAGE body. */
-    static int sealedSize(int length) {
         int body = HEADER + Sodium.MAC_BYTES + 1 + length;
-        return ZmtpConnection.frameHeaderLength(body) + body;
-    }
-
-    /**
-     * Writes the frame {@link #seal} returns at {@code out}'s writer index ({@link #sealedSize} bytes must
-     * be writable); on failure {@code out}'s writer index is where it was.
-     */
-    void sealInto(ByteBufAllocator alloc, ByteBuf out, ByteBuf data, int offset, int length, int flags) {
-        int body = HEADER + Sodium.MAC_BYTES + 1 + length;
-        int start = out.writerIndex();
+        int header = ZmtpConnection.frameHeaderLength(body);
+        ByteBuf out = alloc.directBuffer(header + body);
         boolean done = false;
         try {
             ZmtpConnection.writeFrameHeader(out, body, false);
@@ -152,18 +129,17 @@ final class CurveCodec {
                 throw new IllegalStateException("crypto_box_easy_afternm failed: " + rc);
             }
             done = true;
+            return out;
         } finally {
             if (!done) {
-                out.writerIndex(start);
+                out.release();
             }
         }
     }
 
     /**
      * Opens the MESSAGE body of {@code length} bytes at {@code offset}: a buffer whose first readable
-     * byte is the flags, then the data (the caller releases it). Where {@code in} gives its address the
-     * box is opened in place (its bytes are overwritten: they are this frame's, already consumed) and the
-     * result is a slice of {@code in}; otherwise it is copied into a direct buffer first.
+     * byte is the flags, then the data (the caller releases it).
      *
      * @throws ZmtpProtocolException if it is not a MESSAGE, is too short, repeats or goes back on a short
      *                               nonce, or its MAC does not verify
@@ -183,23 +159,11 @@ final class CurveCodec {
                     + " not above the last one, " + Long.toUnsignedString(received) + " (replayed or reordered)", false);
         }
         int clen = length - HEADER;
-        ByteBuf s = secrets(alloc);
-        if (s != null && in.hasMemoryAddress() && !in.isReadOnly()) {
-            // opened in place in the read buffer: these bytes are this frame's, already consumed
-            s.setLong(RECEIVE_NONCE + 16, nonce);
-            long c = in.memoryAddress() + offset + HEADER;
-            if (Sodium.raw().crypto_box_open_easy_afternm(c + Sodium.MAC_BYTES, c, clen,
-                    secretsAddress + RECEIVE_NONCE, secretsAddress + KEY) != 0) {
-                throw new ZmtpProtocolException("MESSAGE box does not verify (bad MAC) at short nonce "
-                        + Long.toUnsignedString(nonce), false);
-            }
-            received = nonce;
-            return in.retainedSlice(offset + HEADER + Sodium.MAC_BYTES, clen - Sodium.MAC_BYTES);
-        }
         ByteBuf box = alloc.directBuffer(clen);
         boolean done = false;
         try {
             box.writeBytes(in, offset + HEADER, clen);
+            ByteBuf s = secrets(alloc);
             int rc;
             if (s != null && box.hasMemoryAddress()) {
                 s.setLong(RECEIVE_NONCE + 16, nonce);

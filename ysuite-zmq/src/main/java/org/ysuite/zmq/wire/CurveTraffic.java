@@ -77,16 +77,7 @@ final class CurveTraffic {
     }
 
     private void seal(ByteBuf data, int offset, int length, boolean more) {
-        seal(data, offset, length, more ? CurveCodec.FLAG_MORE : 0);
-    }
-
-    /** A small frame is sealed straight into the encoder's batch (no buffer of its own); a large one apart. */
-    private void seal(ByteBuf data, int offset, int length, int flags) {
-        if (length <= ZmtpEncoder.COPY_LIMIT) {
-            codec.sealInto(alloc, encoder.reserve(CurveCodec.sealedSize(length)), data, offset, length, flags);
-        } else {
-            encoder.framed(codec.seal(alloc, data, offset, length, flags));
-        }
+        encoder.framed(codec.seal(alloc, data, offset, length, more ? CurveCodec.FLAG_MORE : 0));
     }
 
     /** Seals a whole command frame (PING, PONG) with the COMMAND flag; takes ownership. */
@@ -94,7 +85,8 @@ final class CurveTraffic {
         try {
             int header = (commandFrame.getByte(commandFrame.readerIndex()) & ZmtpCommands.FLAG_LONG) != 0 ? 9 : 2;
             int at = commandFrame.readerIndex() + header;
-            seal(commandFrame, at, commandFrame.writerIndex() - at, CurveCodec.FLAG_COMMAND);
+            encoder.framed(codec.seal(alloc, commandFrame, at, commandFrame.writerIndex() - at,
+                    CurveCodec.FLAG_COMMAND));
         } finally {
             commandFrame.release();
         }

@@ -48,14 +48,6 @@ final class ZmtpEncoder {
         return b;
     }
 
-    /**
-     * The batch with at least {@code room} writable bytes, for a caller that writes whole frames straight
-     * into it (CURVE's boxes); {@code room} at most {@link #COPY_LIMIT} plus a box's overhead.
-     */
-    ByteBuf reserve(int room) {
-        return batch(room);
-    }
-
     /** Queues one message frame; takes ownership of {@code data}. */
     void frame(ByteBuf data, boolean more) {
         int size = data.readableBytes();
