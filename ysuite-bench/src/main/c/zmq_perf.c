@@ -11,6 +11,10 @@
  *
  * Throughput is timed from the first message received to the last; latency is the whole run's time
  * over twice the round trips (half a round trip, as libzmq prints it). Default socket options.
+ *
+ * CURVE (ZeroMQ RFC 25/26): with CURVE_SERVER_SECRET and CURVE_SERVER_PUBLIC set in the environment (Z85,
+ * 40 characters each), the binding side is a CURVE server with that key pair and the connecting side a
+ * CURVE client with a fresh key pair (zmq_curve_keypair) trusting CURVE_SERVER_PUBLIC, as ysuite's ZmqPerf.
  * Build: gcc -O2 -o zmq_perf zmq_perf.c -lzmq
  */
 #include <stdint.h>
@@ -42,6 +46,35 @@ static void fail(const char *what) {
     exit(1);
 }
 
+/* Makes s a CURVE server (binds) or client when CURVE_SERVER_SECRET and CURVE_SERVER_PUBLIC are set. */
+static void secure(void *s, int binds) {
+    const char *secret = getenv("CURVE_SERVER_SECRET");
+    const char *public_key = getenv("CURVE_SERVER_PUBLIC");
+    if (secret == NULL || public_key == NULL) {
+        return;
+    }
+    if (strlen(secret) != 40 || strlen(public_key) != 40) {
+        fprintf(stderr, "zmq_perf: CURVE_SERVER_SECRET and CURVE_SERVER_PUBLIC must be 40 Z85 characters each\n");
+        exit(1);
+    }
+    if (binds) {
+        int on = 1;
+        if (zmq_setsockopt(s, ZMQ_CURVE_SERVER, &on, sizeof on) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, public_key, 40) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, secret, 40) != 0) {
+            fail("CURVE server options");
+        }
+    } else {
+        char pk[41], sk[41];
+        if (zmq_curve_keypair(pk, sk) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, public_key, 40) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, pk, 40) != 0
+            || zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, sk, 40) != 0) {
+            fail("CURVE client options");
+        }
+    }
+}
+
 /* Receives one message into msg and checks its size. */
 static void receive_sized(void *s, zmq_msg_t *msg, size_t size) {
     if (zmq_msg_recv(msg, s, 0) < 0) {
@@ -56,6 +89,9 @@ static void receive_sized(void *s, zmq_msg_t *msg, size_t size) {
 static int local_thr(void *ctx, const char *ep, size_t size, long count) {
     void *s = zmq_socket(ctx, ZMQ_PULL);
     zmq_msg_t msg;
+    if (s != NULL) {
+        secure(s, 1);
+    }
     if (s == NULL || zmq_bind(s, ep) != 0) {
         fail("bind");
     }
@@ -82,6 +118,9 @@ static int local_thr(void *ctx, const char *ep, size_t size, long count) {
 
 static int remote_thr(void *ctx, const char *ep, size_t size, long count) {
     void *s = zmq_socket(ctx, ZMQ_PUSH);
+    if (s != NULL) {
+        secure(s, 0);
+    }
     if (s == NULL || zmq_connect(s, ep) != 0) {
         fail("connect");
     }
@@ -102,6 +141,9 @@ static int remote_thr(void *ctx, const char *ep, size_t size, long count) {
 static int local_lat(void *ctx, const char *ep, size_t size, long count) {
     void *s = zmq_socket(ctx, ZMQ_REP);
     zmq_msg_t msg;
+    if (s != NULL) {
+        secure(s, 1);
+    }
     if (s == NULL || zmq_bind(s, ep) != 0) {
         fail("bind");
     }
@@ -120,6 +162,9 @@ static int local_lat(void *ctx, const char *ep, size_t size, long count) {
 static int remote_lat(void *ctx, const char *ep, size_t size, long count) {
     void *s = zmq_socket(ctx, ZMQ_REQ);
     zmq_msg_t msg;
+    if (s != NULL) {
+        secure(s, 0);
+    }
     if (s == NULL || zmq_connect(s, ep) != 0) {
         fail("connect");
     }

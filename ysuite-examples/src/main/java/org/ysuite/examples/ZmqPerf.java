@@ -3,6 +3,8 @@ package org.ysuite.examples;
 import java.util.Arrays;
 import java.util.Locale;
 import org.ysuite.zmq.SocketType;
+import org.ysuite.zmq.Z85;
+import org.ysuite.zmq.ZmqCurve;
 import org.ysuite.zmq.ZmqContext;
 import org.ysuite.zmq.ZmqSocket;
 
@@ -26,6 +28,12 @@ import org.ysuite.zmq.ZmqSocket;
  * trip, as libzmq prints it), then one line libzmq's tool does not print,
  * {@code p99 latency: N.NNN [us]}: the 99th percentile of the round trips, halved as the average is.
  * Default socket options otherwise; one I/O thread, as libzmq's tools.
+ *
+ * <p>CURVE (ZeroMQ RFC 25/26): with {@code CURVE_SERVER_SECRET} and {@code CURVE_SERVER_PUBLIC} set in
+ * the environment (Z85, 40 characters each), the binding side ({@code local_*}) is a CURVE server with
+ * that key pair, and the connecting side ({@code remote_*}) a CURVE client with a fresh key pair that
+ * trusts {@code CURVE_SERVER_PUBLIC}; ysuite-bench's {@code zmq_perf.c} reads the same variables, so either
+ * side may still be libzmq's.
  */
 public final class ZmqPerf {
 
@@ -70,6 +78,30 @@ public final class ZmqPerf {
         }
     }
 
+    /**
+     * Makes {@code s} a CURVE server (binding side) or client (connecting side) when
+     * {@code CURVE_SERVER_SECRET} and {@code CURVE_SERVER_PUBLIC} are set; leaves it NULL otherwise.
+     */
+    private static void secure(ZmqSocket s, boolean binds) {
+        String secret = System.getenv("CURVE_SERVER_SECRET");
+        String publicKey = System.getenv("CURVE_SERVER_PUBLIC");
+        if (secret == null || publicKey == null) {
+            return;
+        }
+        if (secret.length() != 40 || publicKey.length() != 40) {
+            throw new IllegalArgumentException("CURVE_SERVER_SECRET and CURVE_SERVER_PUBLIC: " + secret.length()
+                    + " and " + publicKey.length() + " characters, 40 Z85 characters each");
+        }
+        if (binds) {
+            s.setCurveServer(true);
+            s.setCurvePublicKey(Z85.decode(publicKey));
+            s.setCurveSecretKey(Z85.decode(secret));
+        } else {
+            s.setCurveKeyPair(ZmqCurve.keyPair());
+            s.setCurveServerKey(Z85.decode(publicKey));
+        }
+    }
+
     /** Receives one frame into {@code buf}, which must be exactly {@code size} bytes. */
     private static void receiveSized(ZmqSocket s, byte[] buf, int size) {
         int n = s.receive(buf, 0, buf.length, 0);
@@ -80,6 +112,7 @@ public final class ZmqPerf {
 
     private static void localThr(ZmqContext ctx, String endpoint, int size, long count) {
         try (ZmqSocket s = ctx.socket(SocketType.PULL)) {
+            secure(s, true);
             s.bind(endpoint);
             byte[] buf = new byte[Math.max(size, 1)];
             receiveSized(s, buf, size);
@@ -100,6 +133,7 @@ public final class ZmqPerf {
     private static void remoteThr(ZmqContext ctx, String endpoint, int size, long count) {
         try (ZmqSocket s = ctx.socket(SocketType.PUSH)) {
             s.setLinger(-1); // every message reaches local_thr before close returns
+            secure(s, false);
             s.connect(endpoint);
             byte[] m = new byte[size];
             for (long i = 0; i < count; i++) {
@@ -111,6 +145,7 @@ public final class ZmqPerf {
     private static void localLat(ZmqContext ctx, String endpoint, int size, long count) {
         try (ZmqSocket s = ctx.socket(SocketType.REP)) {
             s.setLinger(-1); // the last reply reaches remote_lat before close returns
+            secure(s, true);
             s.bind(endpoint);
             byte[] buf = new byte[Math.max(size, 1)];
             for (long i = 0; i < count; i++) {
@@ -122,6 +157,7 @@ public final class ZmqPerf {
 
     private static void remoteLat(ZmqContext ctx, String endpoint, int size, long count) {
         try (ZmqSocket s = ctx.socket(SocketType.REQ)) {
+            secure(s, false);
             s.connect(endpoint);
             byte[] buf = new byte[Math.max(size, 1)];
             long[] trips = new long[Math.toIntExact(count)];

@@ -24,6 +24,9 @@ import org.ysuite.zmq.internal.SocketOptions;
  */
 final class SocketPeers implements SocketBridge {
 
+    /** Peers dropped before their handshake completed (any I/O thread adds; see ZmqSocket#handshakeFailures). */
+    final java.util.concurrent.atomic.LongAdder handshakeFailures = new java.util.concurrent.atomic.LongAdder();
+
     /** Every peer whose transport is up (any thread); shared with the rules. */
     final Set<Peer> live = ConcurrentHashMap.newKeySet();
     /** Peers that arrived or left, in order, for the socket's thread. */
@@ -79,6 +82,9 @@ final class SocketPeers implements SocketBridge {
 
     @Override
     public void event(ZmqEvent event) {
+        if (event.kind() == ZmqEvent.Kind.HANDSHAKE_FAILED) {
+            handshakeFailures.increment();
+        }
         ZmqEventListener l = listener;
         if (l != null) {
             try {

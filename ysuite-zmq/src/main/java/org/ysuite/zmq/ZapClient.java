@@ -14,16 +14,19 @@ import org.ysuite.Signaler;
 import org.ysuite.zmq.wire.ZmtpAuthenticator;
 
 /**
- * A context's ZAP client (ZeroMQ RFC 27), as libzmq's: PLAIN servers ask the handler the user binds at
+ * A context's ZAP client (ZeroMQ RFC 27), as libzmq's: PLAIN and CURVE servers (and NULL sockets with a
+ * ZAP domain) ask the handler the user binds at
  * {@code inproc://zeromq.zap.01} (a REP or ROUTER socket of the same context) through one DEALER socket.
  *
  * <p>Request frames: an empty delimiter, {@code "1.0"}, the request id, the domain, the peer's address, the
- * server socket's routing id, the mechanism, then the credentials (PLAIN: username, password). Reply
+ * server socket's routing id, the mechanism, then the credentials (PLAIN: username, password; CURVE: the
+ * client's 32-byte public key; NULL: none). Reply
  * frames: the delimiter, {@code "1.0"}, the request id, the status code ({@code 200/300/400/500}), the
  * status text, the user id, the metadata. A malformed reply refuses that peer with 500.
  *
- * <p>With no handler bound when a client's HELLO arrives, the client is refused (status 500), as libzmq
- * 4.3 refuses PLAIN clients without a ZAP handler.
+ * <p>With no handler bound when a client's HELLO arrives, a PLAIN client is refused (status 500), as libzmq
+ * 4.3 refuses PLAIN clients without a ZAP handler; CURVE and NULL servers check {@link #available()} first
+ * and, as libzmq 4.3, let the peer in without asking.
  *
  * <p><b>Threads.</b> The DEALER is used only under {@link #lock}, which gives each use a happens-before
  * edge to the next, as {@link ZmqSocket} asks of a socket handed between threads. Requests are sent with
@@ -50,6 +53,12 @@ final class ZapClient implements ZmtpAuthenticator {
 
     ZapClient(ZmqContext context) {
         this.context = context;
+    }
+
+    /** Whether a handler is bound at {@code inproc://zeromq.zap.01}. */
+    @Override
+    public boolean available() {
+        return context.inprocBound(ENDPOINT);
     }
 
     @Override

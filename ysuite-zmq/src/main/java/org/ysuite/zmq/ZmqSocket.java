@@ -83,6 +83,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void bind(String endpoint) {
         checkOpen();
+        options.curve.check();
         Endpoint ep = Endpoint.parse(endpoint);
         String[] resolved = new String[1];
         AutoCloseable handle = context.bind(peers, ep, resolved);
@@ -98,6 +99,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void connect(String endpoint) {
         checkOpen();
+        options.curve.check();
         Endpoint ep = Endpoint.parse(endpoint);
         AutoCloseable handle = context.connect(peers, ep);
         endpoints.connected(endpoint, handle);
@@ -488,9 +490,60 @@ public final class ZmqSocket implements AutoCloseable {
         setOption("PLAIN_PASSWORD", password);
     }
 
-    /** ZMQ_ZAP_DOMAIN: the domain a PLAIN server names in its ZAP requests; default empty. */
+    // ---- CURVE (ZeroMQ RFC 25/26), libzmq's ZMQ_CURVE_* options ----
+
+    /**
+     * ZMQ_CURVE_SERVER: with {@code true} this socket is a CURVE server (it also needs
+     * {@link #setCurveSecretKey}); {@code false} returns it to the NULL mechanism. A client's key is checked
+     * by the ZAP handler bound at {@code inproc://zeromq.zap.01} when there is one; without one, every
+     * client that completes the handshake is in (as libzmq 4.3 does). Applies to later connections.
+     */
+    public void setCurveServer(boolean on) {
+        setOption("CURVE_SERVER", on);
+    }
+
+    /**
+     * ZMQ_CURVE_PUBLICKEY: this socket's public key, 32 bytes or 40 {@link Z85} characters (as bytes).
+     * Optional: it is derived from the secret key when not set.
+     */
+    public void setCurvePublicKey(byte[] key) {
+        setOption("CURVE_PUBLICKEY", key);
+    }
+
+    /** ZMQ_CURVE_SECRETKEY: this socket's secret key, 32 bytes or 40 {@link Z85} characters (as bytes). */
+    public void setCurveSecretKey(byte[] key) {
+        setOption("CURVE_SECRETKEY", key);
+    }
+
+    /**
+     * ZMQ_CURVE_SERVERKEY: makes this socket a CURVE client that trusts only the server holding this public
+     * key (32 bytes or 40 {@link Z85} characters as bytes); it also needs its own key pair
+     * ({@link #setCurveKeyPair}).
+     */
+    public void setCurveServerKey(byte[] key) {
+        setOption("CURVE_SERVERKEY", key);
+    }
+
+    /** Sets ZMQ_CURVE_PUBLICKEY and ZMQ_CURVE_SECRETKEY from {@code pair} (see {@link ZmqCurve#keyPair()}). */
+    public void setCurveKeyPair(ZmqCurve.KeyPair pair) {
+        setOption("CURVE_PUBLICKEY", pair.publicKey());
+        setOption("CURVE_SECRETKEY", pair.secretKey());
+    }
+
+    /** ZMQ_ZAP_DOMAIN: the domain a PLAIN or CURVE server names in its ZAP requests; default empty. Set on
+     * a NULL socket, it makes that socket ask ZAP about each peer (by address), as libzmq 4.3 does. */
     public void setZapDomain(String domain) {
         setOption("ZAP_DOMAIN", domain);
+    }
+
+    /**
+     * How many connections this socket dropped before their handshake completed: peers refused by ZAP or
+     * by the security mechanism (a CURVE box that did not open, a wrong server key), a wrong socket type,
+     * a handshake timeout. Each is also told to the event listener as {@link ZmqEvent.Kind#HANDSHAKE_FAILED}
+     * with its reason. Any thread.
+     */
+    public long handshakeFailures() {
+        return peers.handshakeFailures.sum();
     }
 
     /** The send high-water mark. */
@@ -527,7 +580,9 @@ public final class ZmqSocket implements AutoCloseable {
      * Sets an option by libzmq's name without (or with) the {@code ZMQ_} prefix, case-insensitive:
      * SNDHWM, RCVHWM, LINGER, ROUTING_ID (IDENTITY), ROUTER_MANDATORY, RECONNECT_IVL, RECONNECT_IVL_MAX,
      * MAXMSGSIZE, RCVTIMEO, SNDTIMEO, HEARTBEAT_IVL, HEARTBEAT_TIMEOUT, HEARTBEAT_TTL, HANDSHAKE_IVL,
-     * IMMEDIATE, PLAIN_SERVER, PLAIN_USERNAME, PLAIN_PASSWORD, ZAP_DOMAIN, SUBSCRIBE, UNSUBSCRIBE.
+     * IMMEDIATE, PLAIN_SERVER, PLAIN_USERNAME, PLAIN_PASSWORD, ZAP_DOMAIN, SUBSCRIBE, UNSUBSCRIBE,
+     * CURVE_SERVER, CURVE_PUBLICKEY, CURVE_SECRETKEY, CURVE_SERVERKEY (keys: 32 bytes, or 40 Z85
+     * characters as a String or bytes; read back as 32 bytes).
      *
      * @throws ZmqException EINVAL naming the option for an unknown name or a bad value
      */
@@ -538,7 +593,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Reads an option by libzmq's name: those of {@link #setOption} plus TYPE, RCVMORE, LAST_ENDPOINT, FD
-     * and MECHANISM ({@code "NULL"} or {@code "PLAIN"}).
+     * and MECHANISM ({@code "NULL"}, {@code "PLAIN"} or {@code "CURVE"}).
      *
      * @throws ZmqException EINVAL naming the option for an unknown name
      */

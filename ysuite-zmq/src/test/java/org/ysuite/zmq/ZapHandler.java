@@ -5,24 +5,35 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A ZAP handler (ZeroMQ RFC 27) as a user writes one: a REP socket bound at {@code inproc://zeromq.zap.01}
  * in the server's context, on a thread of its own, allowing PLAIN clients whose username and password are
- * in {@code users} (200, user id = the username) and refusing the rest (400). Passwords are compared in
- * constant time. {@link #close()} stops the thread (it looks every 50 ms) and closes the socket.
+ * in {@code users} (200, user id = the username), CURVE clients whose public key (Z85) is in
+ * {@code curveKeys} (user id = that key) and NULL peers whose address is in {@code nullAddresses}, and
+ * refusing the rest (400). Passwords are compared in constant time. {@link #close()} stops the thread (it looks every 50 ms) and closes the socket.
  */
 public final class ZapHandler implements AutoCloseable {
 
     private final ZmqSocket rep;
     private final Map<String, String> users;
+    private final Set<String> curveKeys;
+    private final Set<String> nullAddresses;
     private final Thread thread;
     private final List<List<String>> requests = new ArrayList<>();
     private volatile boolean running = true;
 
     /** Binds the handler in {@code ctx} and starts its thread. */
     public ZapHandler(ZmqContext ctx, Map<String, String> users) {
+        this(ctx, users, Set.of(), Set.of());
+    }
+
+    /** Binds a handler that also knows CURVE keys (Z85) and NULL peers' addresses. */
+    public ZapHandler(ZmqContext ctx, Map<String, String> users, Set<String> curveKeys, Set<String> nullAddresses) {
         this.users = Map.copyOf(users);
+        this.curveKeys = Set.copyOf(curveKeys);
+        this.nullAddresses = Set.copyOf(nullAddresses);
         this.rep = ctx.socket(SocketType.REP);
         rep.setReceiveTimeout(50);
         rep.setLinger(0);
@@ -58,8 +69,11 @@ public final class ZapHandler implements AutoCloseable {
     /** RFC 27: "1.0", id, domain, address, identity, mechanism, credentials... in; "1.0", id, code, text, user, metadata out. */
     private void answer(List<byte[]> f) {
         List<String> text = new ArrayList<>();
+        boolean curve = f.size() == 7 && new String(f.get(5), StandardCharsets.UTF_8).equals("CURVE")
+                && f.get(6).length == 32;
         for (int i = 0; i < f.size(); i++) {
-            text.add(i == 7 ? "(password)" : new String(f.get(i), StandardCharsets.UTF_8));
+            text.add(i == 7 ? "(password)" : curve && i == 6 ? Z85.encode(f.get(6))
+                    : new String(f.get(i), StandardCharsets.UTF_8));
         }
         synchronized (requests) {
             requests.add(text);
@@ -69,6 +83,12 @@ public final class ZapHandler implements AutoCloseable {
         String expected = users.get(user);
         boolean ok = plain && expected != null
                 && MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8), f.get(7));
+        if (curve) {
+            user = text.get(6);
+            ok = curveKeys.contains(user);
+        } else if (f.size() == 6 && text.get(5).equals("NULL")) {
+            ok = nullAddresses.contains(text.get(3));
+        }
         rep.send(f.get(0), ZmqSocket.SNDMORE);
         rep.send(f.get(1), ZmqSocket.SNDMORE);
         rep.send(ok ? "200" : "400", ZmqSocket.SNDMORE);

@@ -64,6 +64,8 @@ final class Connection implements ZmtpListener {
     private final Runnable resumeTask = this::resumeReading;
     private final ArrayList<byte[]> parts = new ArrayList<>();
     private Peer peer;
+    /** The connection speaks CURVE: each frame is boxed on its own (event loop only). */
+    private boolean sealed;
     private boolean readPaused;
     /** Whether the transport connected: a connect that failed is the connector's to report, not a handshake. */
     private boolean active;
@@ -100,6 +102,7 @@ final class Connection implements ZmtpListener {
     @Override
     public void ready(ZmtpConnection connection, ZmtpPeer zpeer) {
         SocketOptions o = socket.options();
+        sealed = "CURVE".equals(zpeer.mechanism());
         Lane out = new Lane(o.sendHwm, this::wakeDrain, socket::wake);
         Lane in = new Lane(o.receiveHwm, socket::wake, this::wakeReader);
         out.checkRead(); // the loop reads it: asleep from the start, so the first flush wakes the loop
@@ -262,6 +265,11 @@ final class Connection implements ZmtpListener {
     }
 
     private ByteBuf append(ByteBuf batch, byte[] frame, boolean more) {
+        if (sealed) {
+            // CURVE boxes each frame (one copy, on this loop): no batch to copy it into first
+            zmtp.writeFrame(Unpooled.wrappedBuffer(frame), more);
+            return null;
+        }
         if (batch == null) {
             batch = channel.alloc().directBuffer(frame.length >= COPY_LIMIT ? 9 : 8192);
         }

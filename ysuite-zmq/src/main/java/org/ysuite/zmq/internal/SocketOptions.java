@@ -52,14 +52,22 @@ public final class SocketOptions {
      * sees one consistent setting.
      */
     public volatile ZmtpSecurity security = ZmtpSecurity.NULL;
-    /** The context's ZAP client, which a PLAIN server asks. */
+    /** The context's ZAP client, which a PLAIN or CURVE server (or a NULL socket with a ZAP domain) asks. */
     public volatile ZmtpAuthenticator authenticator;
+
+    // ---- CURVE (ZMQ_CURVE_SERVER, _PUBLICKEY, _SECRETKEY, _SERVERKEY): kept in one place, CurveOptions ----
+    /** The CURVE options; while they are active they replace {@link #security}'s mechanism. */
+    public final CurveOptions curve = new CurveOptions();
 
     /** The ZMTP engine's options for a connection of a socket of {@code type}. */
     public ZmtpOptions zmtp(SocketType type, boolean asServer) {
         ZmtpSecurity s = security;
-        if (s.isPlain() && s.server()) {
+        if (curve.active()) {
+            s = curve.security(s.zapDomain(), authenticator);
+        } else if (s.isPlain() && s.server()) {
             s = ZmtpSecurity.plainServer(s.zapDomain(), authenticator);
+        } else if (!s.isPlain() && !s.zapDomain().isEmpty()) {
+            s = s.withAuthenticator(authenticator); // libzmq 4.3 asks ZAP about NULL peers once a domain is set
         }
         return new ZmtpOptions(type, identity, maxMessageSize, heartbeatInterval, heartbeatTimeout,
                 heartbeatTtl, handshakeInterval, asServer, s);
@@ -100,15 +108,15 @@ public final class SocketOptions {
                 return true;
             case "HANDSHAKE_IVL": handshakeInterval = atLeast(name, intOf(name, value), 0); return true;
             case "IMMEDIATE": immediate = boolOf(name, value); return true;
-            case "PLAIN_SERVER": security = plainServer(boolOf(name, value)); return true;
-            case "PLAIN_USERNAME": security = plainClient(bytesOf(name, value), null); return true;
-            case "PLAIN_PASSWORD": security = plainClient(null, bytesOf(name, value)); return true;
+            case "PLAIN_SERVER": security = plainServer(boolOf(name, value)); curve.off(); return true;
+            case "PLAIN_USERNAME": security = plainClient(bytesOf(name, value), null); curve.off(); return true;
+            case "PLAIN_PASSWORD": security = plainClient(null, bytesOf(name, value)); curve.off(); return true;
             case "ZAP_DOMAIN":
                 ZmtpSecurity z = security;
                 security = new ZmtpSecurity(z.mechanism(), z.server(), z.username(), z.password(),
                         new String(bytesOf(name, value), StandardCharsets.UTF_8), null);
                 return true;
-            default: return false;
+            default: return curve.set(key(name), name, value);
         }
     }
 
@@ -134,12 +142,12 @@ public final class SocketOptions {
             case "HEARTBEAT_TTL": return heartbeatTtl;
             case "HANDSHAKE_IVL": return handshakeInterval;
             case "IMMEDIATE": return immediate;
-            case "MECHANISM": return security.mechanism();
+            case "MECHANISM": return curve.active() ? "CURVE" : security.mechanism();
             case "PLAIN_SERVER": return security.isPlain() && security.server();
             case "PLAIN_USERNAME": return new String(security.username(), StandardCharsets.UTF_8);
             case "PLAIN_PASSWORD": return new String(security.password(), StandardCharsets.UTF_8);
             case "ZAP_DOMAIN": return security.zapDomain();
-            default: return null;
+            default: return curve.get(key(name));
         }
     }
 

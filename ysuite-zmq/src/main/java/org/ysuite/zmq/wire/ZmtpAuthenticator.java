@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Who decides whether a PLAIN client may in: the ZAP client of a server-side connection (ZeroMQ RFC 27
+ * Who decides whether a PLAIN or CURVE client (or, where a ZAP domain is set, a NULL peer) may in: the ZAP client of a server-side connection (ZeroMQ RFC 27
  * "ZMQ Authentication Protocol"). {@code org.ysuite.zmq.ZmqContext} implements it over the handler a user
  * binds at {@code inproc://zeromq.zap.01}, as libzmq does; a test may give its own.
  *
@@ -25,13 +25,22 @@ public interface ZmtpAuthenticator {
     Runnable authenticate(Request request, Consumer<Reply> reply);
 
     /**
+     * Whether a handler is there to ask (libzmq's {@code zap_connect} succeeding). libzmq 4.3 lets CURVE
+     * clients and NULL peers in without ZAP when no handler is bound, and refuses PLAIN clients.
+     */
+    default boolean available() {
+        return true;
+    }
+
+    /**
      * RFC 27's request, less its version and id (the authenticator numbers its requests).
      *
      * @param domain the server socket's ZAP domain (libzmq's {@code ZMQ_ZAP_DOMAIN}; empty for none)
      * @param address the peer's IP address as text, empty where the transport has none (ipc)
      * @param identity the server socket's routing id (as libzmq sends it)
-     * @param mechanism {@code "PLAIN"}
-     * @param credentials the mechanism's credentials: PLAIN's username and password
+     * @param mechanism {@code "NULL"}, {@code "PLAIN"} or {@code "CURVE"}
+     * @param credentials the mechanism's credentials: PLAIN's username and password; CURVE's client public
+     *                    key (32 bytes); none for NULL
      */
     record Request(String domain, String address, byte[] identity, String mechanism, List<byte[]> credentials) {
 

@@ -24,6 +24,8 @@ final class ZmtpCommands {
     static final byte[] HELLO = ascii("HELLO");
     static final byte[] WELCOME = ascii("WELCOME");
     static final byte[] INITIATE = ascii("INITIATE");
+    /** CURVE's traffic command (RFC 26). */
+    static final byte[] MESSAGE = ascii("MESSAGE");
 
     /** The flags of a command frame (RFC 23: bit 2), short and long. */
     static final int FLAG_COMMAND = 0x04;
@@ -166,6 +168,23 @@ final class ZmtpCommands {
             out.writeBytes(e.getValue());
         }
         return out;
+    }
+
+    /** {@code properties} as RFC 23's metadata alone (CURVE boxes them in INITIATE and READY). */
+    static byte[] metadataBytes(Map<String, byte[]> properties) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Map.Entry<String, byte[]> e : properties.entrySet()) {
+            byte[] name = e.getKey().getBytes(StandardCharsets.US_ASCII);
+            byte[] value = e.getValue();
+            out.write(name.length);
+            out.writeBytes(name);
+            out.write(value.length >>> 24);
+            out.write(value.length >>> 16);
+            out.write(value.length >>> 8);
+            out.write(value.length);
+            out.writeBytes(value);
+        }
+        return out.toByteArray();
     }
 
     /**

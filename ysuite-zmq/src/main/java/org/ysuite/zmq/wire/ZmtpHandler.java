@@ -51,13 +51,17 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     private boolean peerGone;
     private int minorVersion;
     private volatile ZmtpPeer peer;
+    /** CURVE's traffic phase once its handshake is done; null for NULL and PLAIN (frames go in clear). */
+    private CurveTraffic curve;
 
     ZmtpHandler(Channel channel, ZmtpOptions options, ZmtpListener listener) {
         this.channel = channel;
         this.options = options;
         this.listener = listener;
         ZmtpSecurity security = options.security();
-        this.mechanism = !security.isPlain() ? new NullMechanism(options)
+        this.mechanism = security.isCurve()
+                ? security.server() ? new CurveServerMechanism(options) : new CurveClientMechanism(options)
+                : !security.isPlain() ? new NullMechanism(options)
                 : security.server() ? new PlainServerMechanism(options) : new PlainClientMechanism(options);
         this.decoder = new ZmtpDecoder(this, options.maxMessageSize());
         SocketType type = options.socketType();
@@ -89,7 +93,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         started = true;
         ByteBuf greeting = ctx.alloc().buffer(ZmtpGreeting.LENGTH);
         ZmtpSecurity security = options.security();
-        ZmtpGreeting.write(greeting, mechanism.name(), security.isPlain() ? security.server() : options.asServer());
+        ZmtpGreeting.write(greeting, mechanism.name(),
+                security.isPlain() || security.isCurve() ? security.server() : options.asServer());
         encoder.command(greeting);
         encoder.flush();
         int limit = options.handshakeMillis();
@@ -186,7 +191,15 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             if (mechanism.command(in, offset, length, this)) {
                 handshakeComplete();
             }
-        } else if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.PING)) {
+        } else if (curve != null) {
+            curve.received(in, offset, length);
+        } else {
+            trafficCommand(in, offset, length);
+        }
+    }
+
+    void trafficCommand(ByteBuf in, int offset, int length) throws ZmtpProtocolException {
+        if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.PING)) {
             ping(in, offset, length);
         } else if (ZmtpCommands.isNamed(in, offset, length, ZmtpCommands.SUBSCRIBE)) {
             subscriptionCommand(in, offset, length, ZmtpCommands.SUBSCRIBE.length, true);
@@ -196,7 +209,7 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         // PONG: its arrival already counted as traffic. Other commands are ignored, as libzmq ignores them.
     }
 
-    private void peerError(String reason) {
+    void peerError(String reason) {
         // RFC 27's status codes, as libzmq's servers send them when ZAP refuses a peer
         drop("peer error: " + reason + (reason.matches("[345]00")
                 ? " (the server's ZAP handler refused this side's credentials)" : ""));
@@ -223,9 +236,16 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         pong.writeByte(ZmtpCommands.PONG.length);
         pong.writeBytes(ZmtpCommands.PONG);
         pong.writeBytes(in, at + 2, contextLength);
-        encoder.command(pong);
+        queueCommand(pong);
         flushAfterRead = true;
         heartbeats.peerPing(ttl);
+    }
+
+    @Override
+    public void complete() throws ZmtpProtocolException {
+        if (!ready && !closed) {
+            handshakeComplete();
+        }
     }
 
     private void handshakeComplete() throws ZmtpProtocolException {
@@ -247,6 +267,8 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         byte[] identity = ZmtpCommands.property(properties, NullMechanism.IDENTITY);
         ZmtpPeer p = new ZmtpPeer(type, identity == null ? new byte[0] : identity, minorVersion,
                 mechanism.name(), properties);
+        CurveCodec codec = mechanism.codec();
+        curve = codec == null ? null : new CurveTraffic(this, codec, encoder, ctx.alloc(), options.maxMessageSize());
         ready = true;
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
@@ -257,8 +279,16 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
         listener.ready(this, p);
     }
 
-    /** One message frame ({@code size} bytes at {@code offset}). */
-    void frame(ByteBuf in, int offset, int size, boolean more) {
+    /** One message frame from the decoder ({@code size} bytes at {@code offset}); under CURVE a MESSAGE box. */
+    void frame(ByteBuf in, int offset, int size, boolean more) throws ZmtpProtocolException {
+        if (curve != null) {
+            curve.received(in, offset, size);
+        } else {
+            plainFrame(in, offset, size, more);
+        }
+    }
+
+    void plainFrame(ByteBuf in, int offset, int size, boolean more) {
         if (takesSubscriptions && !inMessage && !more && size > 0) {
             byte first = in.getByte(offset);
             if (first == 0 || first == 1) {
@@ -288,8 +318,17 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             commandFrame.release();
             return;
         }
-        encoder.command(commandFrame);
+        queueCommand(commandFrame);
         encoder.flush();
+    }
+
+    /** Queues a whole command frame: in clear, or under CURVE (after its handshake) in a MESSAGE box. */
+    private void queueCommand(ByteBuf commandFrame) {
+        if (curve == null) {
+            encoder.command(commandFrame);
+        } else {
+            curve.command(commandFrame);
+        }
     }
 
     @Override
@@ -340,21 +379,33 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
     @Override
     public void writeFrame(ByteBuf data, boolean more) {
         if (writable(data, "writeFrame")) {
-            encoder.frame(data, more);
+            if (curve == null) {
+                encoder.frame(data, more);
+            } else {
+                curve.frame(data, more);
+            }
         }
     }
 
     @Override
     public void writeSubscription(ByteBuf topic, boolean subscribe) {
         if (writable(topic, "writeSubscription")) {
-            encoder.subscription(topic, subscribe, minorVersion);
+            if (curve == null) {
+                encoder.subscription(topic, subscribe, minorVersion);
+            } else {
+                curve.subscription(topic, subscribe);
+            }
         }
     }
 
     @Override
     public void writeFramed(ByteBuf framed) {
         if (writable(framed, "writeFramed")) {
-            encoder.framed(framed);
+            if (curve == null) {
+                encoder.framed(framed);
+            } else {
+                curve.framed(framed);
+            }
         }
     }
 
@@ -464,6 +515,9 @@ final class ZmtpHandler extends ChannelInboundHandlerAdapter implements ZmtpConn
             handshakeTimer = null;
         }
         decoder.release();
+        if (curve != null) {
+            curve.release();
+        }
         if (peerGone) {
             channel.close();
         } else if (encoder != null) {

@@ -7,11 +7,12 @@ import java.util.Map;
 /**
  * One connection's side of a ZMTP security mechanism (ZeroMQ RFC 23 "Authentication and
  * Confidentiality"): NULL ({@link NullMechanism}), PLAIN (RFC 24: {@link PlainClientMechanism},
- * {@link PlainServerMechanism}); CURVE (RFC 26) is not implemented: it consumes the peer's
+ * {@link PlainServerMechanism}), CURVE (RFC 25/26: {@link CurveClientMechanism},
+ * {@link CurveServerMechanism}): it consumes the peer's
  * handshake commands and produces its own, then yields the peer's metadata. ERROR commands never reach
  * it (the engine handles them in every phase), and neither do the greeting's checks.
  *
- * <p>A mechanism that protects traffic (CURVE) also {@linkplain #wrapsMessages() wraps} message frames
+ * <p>A mechanism that protects traffic (CURVE) also wraps message frames ({@link #codec()})
  * after the handshake; the engine then routes frames through it instead of its plain path.
  */
 interface ZmtpMechanism {
@@ -30,6 +31,12 @@ interface ZmtpMechanism {
          * one thrown by {@link ZmtpMechanism#command} does. For answers that come asynchronously (ZAP).
          */
         void later(Task task);
+
+        /**
+         * The handshake completed outside {@link ZmtpMechanism#command} (a ZAP answer that came after the
+         * peer's last command): the engine moves to the traffic phase.
+         */
+        void complete() throws ZmtpProtocolException;
 
         /** The peer's IP address as text, empty where the transport has none (ipc, embedded). */
         String peerAddress();
@@ -63,8 +70,11 @@ interface ZmtpMechanism {
     default void close() {
     }
 
-    /** Whether message frames are wrapped in commands after the handshake (CURVE's MESSAGE); false for NULL and PLAIN. */
-    default boolean wrapsMessages() {
-        return false;
+    /**
+     * What wraps frames after the handshake (CURVE's MESSAGE boxes), once {@link #command} returned true
+     * or {@link Output#complete} was called; null for NULL and PLAIN.
+     */
+    default CurveCodec codec() {
+        return null;
     }
 }

@@ -10,9 +10,11 @@
  *     peer announcing 4.x or later is spoken to in 3.1). ZMTP 1.0 and 2.0 peers are refused with a reason
  *     naming their version: RFC 23's "Backwards Interoperability" allows a 3.x peer to downgrade, and this
  *     engine chooses not to (only libzmq 3.2 and older speak them).</li>
- * <li><b>Mechanism.</b> NULL (RFC 23) or PLAIN (RFC 24, {@link org.ysuite.zmq.wire.ZmtpSecurity}), the
- *     PLAIN server asking a {@link org.ysuite.zmq.wire.ZmtpAuthenticator} (ZAP, RFC 27) without blocking
- *     its loop. A peer offering another mechanism (CURVE) or an unknown name is dropped at its greeting.
+ * <li><b>Mechanism.</b> NULL (RFC 23), PLAIN (RFC 24) or CURVE (RFC 25/26, over libsodium; its
+ *     MESSAGE boxes wrap every frame and command after the handshake), set by
+ *     {@link org.ysuite.zmq.wire.ZmtpSecurity}; the PLAIN and CURVE servers, and a NULL side with a ZAP
+ *     domain, ask a {@link org.ysuite.zmq.wire.ZmtpAuthenticator} (ZAP, RFC 27) without blocking its loop.
+ *     A peer offering another mechanism (GSSAPI) or an unknown name is dropped at its greeting.
  *     The peer's as-server flag is not checked (libzmq's PLAIN server announces 0): two PLAIN clients
  *     fail at the second HELLO, two PLAIN servers at the handshake timeout. The READY sent carries {@code Socket-Type}, and {@code Identity}
  *     for REQ, DEALER and ROUTER; the peer's READY must carry a {@code Socket-Type} compatible with ours

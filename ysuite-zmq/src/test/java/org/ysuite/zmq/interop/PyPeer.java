@@ -111,6 +111,24 @@ final class PyPeer implements Interop.End, AutoCloseable {
         return new PyPeer(p, err);
     }
 
+    /**
+     * A CURVE key pair made by libzmq's {@code zmq_curve_keypair} (through pyzmq): public then secret, Z85.
+     *
+     * @throws IOException if no python imports zmq, or it fails
+     */
+    static String[] curveKeyPair() throws IOException, InterruptedException {
+        String python = python();
+        if (python == null) {
+            throw new IOException("no python3 that imports zmq (install python3-zmq or set YSUITE_PYTHON)");
+        }
+        Process p = new ProcessBuilder(python, script().toString(), "keypair").redirectErrorStream(true).start();
+        String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        if (!p.waitFor(WAIT_S, TimeUnit.SECONDS) || p.exitValue() != 0 || line.split(" ").length != 2) {
+            throw new IOException("zmq_peer.py keypair: " + line);
+        }
+        return line.split(" ");
+    }
+
     private static Path script() throws IOException {
         Path s = script;
         if (s == null) {

@@ -1,13 +1,15 @@
 """A libzmq peer (through pyzmq) for ysuite-zmq's interop tests, driven over stdin/stdout lines.
 
     python3 zmq_peer.py TYPE bind|connect ENDPOINT [OPTION=VALUE ...]
+    python3 zmq_peer.py keypair        prints a CURVE key pair from zmq_curve_keypair: "PUBLIC SECRET" (Z85)
 
 TYPE is a libzmq socket type (PAIR, PUSH, PULL, PUB, SUB, XPUB, XSUB, REQ, REP, DEALER, ROUTER).
-OPTION is a libzmq socket option without its ZMQ_ prefix (ROUTING_ID, PLAIN_USERNAME, PLAIN_PASSWORD and
-ZAP_DOMAIN take text; the others integers), set before bind/connect. A bound ENDPOINT may use port *
+OPTION is a libzmq socket option without its ZMQ_ prefix (ROUTING_ID, PLAIN_USERNAME, PLAIN_PASSWORD,
+ZAP_DOMAIN and the CURVE_*KEY options, in Z85, take text; the others integers), set before bind/connect. A bound ENDPOINT may use port *
 (libzmq's wildcard). ZAP_USERS=user:password,... is no libzmq option: it starts a ZAP handler (RFC 27) in
 the peer's context at inproc://zeromq.zap.01 that allows PLAIN clients with those credentials (status
-200, user id = the username) and refuses the rest (400).
+200, user id = the username) and refuses the rest (400); ZAP_KEYS=Z85,... does the same for CURVE clients
+whose public keys are listed (user id = the key in Z85).
 
 The peer prints "READY <endpoint>" (the bound endpoint, the wildcard resolved), then answers each
 command line with one line:
@@ -24,6 +26,7 @@ import sys
 import threading
 
 import zmq
+import zmq.utils.z85
 from zmq.utils.monitor import recv_monitor_message
 
 
@@ -39,8 +42,9 @@ EVENT_NAMES = {getattr(zmq, n): n[len("EVENT_"):] for n in dir(zmq)
                if n.startswith("EVENT_") and n not in ("EVENT_ALL",) and isinstance(getattr(zmq, n), int)}
 
 
-def start_zap_handler(ctx, users, asked):
-    """A ZAP handler (RFC 27) allowing PLAIN clients whose username and password are in users."""
+def start_zap_handler(ctx, users, asked, keys=()):
+    """A ZAP handler (RFC 27) allowing PLAIN clients whose username and password are in users, and CURVE
+    clients whose public key (Z85) is in keys."""
     zap = ctx.socket(zmq.REP)
     zap.bind("inproc://zeromq.zap.01")
 
@@ -53,8 +57,12 @@ def start_zap_handler(ctx, users, asked):
                 return
             version, rid, domain, address, identity, mechanism = req[:6]
             creds = req[6:]
-            user = creds[0].decode() if mechanism == b"PLAIN" and len(creds) == 2 else ""
-            ok = mechanism == b"PLAIN" and len(creds) == 2 and users.get(user, None) == creds[1].decode()
+            if mechanism == b"CURVE" and len(creds) == 1:
+                user = zmq.utils.z85.encode(creds[0]).decode()
+                ok = user in keys
+            else:
+                user = creds[0].decode() if mechanism == b"PLAIN" and len(creds) == 2 else ""
+                ok = mechanism == b"PLAIN" and len(creds) == 2 and users.get(user, None) == creds[1].decode()
             asked.append("%s/%s/%s" % (domain.decode() or "-", mechanism.decode(), user or "-"))
             if ok:
                 zap.send_multipart([b"1.0", rid, b"200", b"OK", user.encode(), b""])
@@ -65,6 +73,10 @@ def start_zap_handler(ctx, users, asked):
 
 
 def main():
+    if sys.argv[1] == "keypair":
+        public, secret = zmq.curve_keypair()
+        print(public.decode(), secret.decode(), flush=True)
+        return
     kind, how, endpoint = sys.argv[1], sys.argv[2], sys.argv[3]
     ctx = zmq.Context(1)
     sock = ctx.socket(getattr(zmq, kind))
@@ -73,7 +85,10 @@ def main():
         name, value = opt.split("=", 1)
         if name == "ZAP_USERS":
             start_zap_handler(ctx, dict(u.split(":", 1) for u in value.split(",")), zap_asked)
-        elif name in ("ROUTING_ID", "PLAIN_USERNAME", "PLAIN_PASSWORD", "ZAP_DOMAIN"):
+        elif name == "ZAP_KEYS":
+            start_zap_handler(ctx, {}, zap_asked, value.split(","))
+        elif name in ("ROUTING_ID", "PLAIN_USERNAME", "PLAIN_PASSWORD", "ZAP_DOMAIN", "CURVE_PUBLICKEY",
+                      "CURVE_SECRETKEY", "CURVE_SERVERKEY"):
             sock.setsockopt(getattr(zmq, name), value.encode())
         else:
             sock.setsockopt(getattr(zmq, name), int(value))
