@@ -1,4 +1,4 @@
-// Over 500 lines: the one home of the ring's private positions and memory. The writer's and the
+// Over 600 lines, one concept: the one home of the ring's private positions and memory. The writer's and the
 // reader's steps, their two waits and the snapshot all read them, and the JIT's hot paths
 // rely on these final fields; split out, each would need them widened to the package.
 package org.ysuite;

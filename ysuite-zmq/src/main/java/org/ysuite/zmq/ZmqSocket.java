@@ -1,3 +1,7 @@
+// Over 600 lines, one concept: the socket's public API as libzmq users know it, each call with its javadoc
+// (about a third of the lines) and argument checks, and a setter per libzmq option (PLAIN, CURVE and TLS
+// included) that stores it in SocketOptions. The work is in SocketPeers, OutgoingMessage, IncomingMessage,
+// the per-type SocketRules, and for security in the wire package.
 package org.ysuite.zmq;
 
 import java.nio.ByteBuffer;
@@ -29,8 +33,6 @@ import org.ysuite.zmq.internal.SocketOptions;
  * are still received. A message half-written when the connection broke is lost. A connecting socket
  * reconnects (see {@link #setReconnectInterval}); nothing is resent.
  *
- * <p>(This file is the socket's public API and its javadoc, somewhat over 500 lines; the work is in
- * {@code SocketPeers}, {@code OutgoingMessage}, {@code IncomingMessage} and the per-type {@code SocketRules}.)
  */
 public final class ZmqSocket implements AutoCloseable {
 
